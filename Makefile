@@ -1,0 +1,60 @@
+# stackov-lab: the entry points. Each target is a line or two that calls a
+# script in vm/, tests/ or bench/; the scripts say what they do.
+#
+#   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap] [APPEND="..."]
+#   make test          every test; ends with "N passed, N failed"
+#   make list          the scenarios, with one-line descriptions
+#   make vm            interactive guest shell, gdbstub on 127.0.0.1
+#   make gdb           gdb attached to the running `make vm` guest
+#   make build         kernel, module and initramfs only
+#   make bench-build   time a cold kernel build (both variants, own cache)
+#   make bench-boot    time boots to init under the chosen accelerator
+
+VARIANT  ?= vmap
+SCENARIO ?= RECURSE_TASK
+APPEND   ?=
+ACCEL    ?= auto
+export VARIANT ACCEL APPEND
+
+.PHONY: all deps kernel module initramfs build overflow-demo list vm gdb \
+	test bench-build bench-boot clean
+
+all: build
+
+deps:
+	@vm/deps.sh
+
+kernel: deps
+	@vm/kernel.sh $(VARIANT)
+
+module: kernel
+	@vm/module.sh $(VARIANT)
+
+initramfs: module
+	@vm/initramfs.sh $(VARIANT)
+
+build: initramfs
+
+overflow-demo: build
+	@SCENARIO=$(SCENARIO) vm/demo.sh
+
+list:
+	@vm/list.sh
+
+vm: build
+	@INTERACTIVE=1 GDB=1 LAB_MODE=shell vm/qemu.sh
+
+gdb: deps
+	@vm/gdb.sh
+
+test: deps
+	@tests/run.sh
+
+bench-build: deps
+	@bench/build-time.sh
+
+bench-boot: build
+	@bench/boot-time.sh
+
+clean:
+	rm -rf out

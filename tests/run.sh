@@ -1,0 +1,43 @@
+#!/bin/sh
+# tests/run.sh [NAME...] - run every tests/t-*.sh (or the named ones) in
+# order, each under a timeout, and end with "N passed, N failed".
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../vm/lib.sh"
+
+TEST_TIMEOUT=${TEST_TIMEOUT:-1200}
+if [ $# -gt 0 ]; then
+	list=""
+	for n in "$@"; do list="$list $LAB_ROOT/tests/$n.sh"; done
+else
+	list=$(ls "$LAB_ROOT"/tests/t-*.sh)
+fi
+
+passed=0 failed=0
+mkdir -p "$LAB_OUT"
+for t in $list; do
+	name=$(basename "$t" .sh)
+	[ -f "$t" ] || { echo "FAIL $name: no such test"; failed=$((failed + 1)); continue; }
+	echo "--- $name" >&2
+	log=$LAB_OUT/$name.log
+	start=$(date +%s)
+	rc=0
+	timeout -k 10 "$TEST_TIMEOUT" sh "$t" >"$log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL) ' "$log" || true
+	p=$(grep -c '^PASS ' "$log" || true)
+	f=$(grep -c '^FAIL ' "$log" || true)
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL $name: exited with status $rc$([ $rc = 124 ] && echo " (timed out after ${TEST_TIMEOUT}s)")"
+		tail -5 "$log" | sed 's/^/    /'
+		f=1
+	elif [ "$rc" = 0 ] && [ "$p" = 0 ]; then
+		echo "FAIL $name: checked nothing"
+		f=1
+	fi
+	[ "$f" != 0 ] && echo "    log: $log"
+	echo "    ($(($(date +%s) - start)) s)" >&2
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

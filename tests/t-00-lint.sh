@@ -1,0 +1,23 @@
+#!/bin/sh
+# Shell scripts are clean under shellcheck; module C passes checkpatch.pl.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+cd "$LAB_ROOT" || exit 1
+scripts=$(ls vm/*.sh tests/*.sh bench/*.sh .ci/run vm/guest/init 2>/dev/null)
+# shellcheck disable=SC2086
+check "shellcheck on $(echo $scripts | wc -w) scripts" shellcheck $scripts
+
+cp=$LAB_TREE/scripts/checkpatch.pl
+if [ -x "$cp" ]; then
+	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c; do
+		check "checkpatch $f" "$cp" --no-tree --quiet --terse -f "$f"
+	done
+	for p in patches/*.patch; do
+		[ -f "$p" ] || continue
+		check "checkpatch $p" "$cp" --no-tree --quiet "$p"
+	done
+else
+	fail "checkpatch.pl not found at $cp (kernel tree not unpacked)"
+fi
+finish

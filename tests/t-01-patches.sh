@@ -1,0 +1,51 @@
+#!/bin/sh
+# The patch mechanism applies real `git format-patch` files in series order,
+# skips work when the series is unchanged, leaves untouched files alone, and
+# fails loudly (tree back to pristine) on a patch that does not apply.
+# It runs on a scratch git tree made from two files of the kernel source.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+s=$(mktemp -d)
+trap 'rm -rf "$s"' EXIT
+tree=$s/tree pd=$s/patches
+mkdir -p "$tree/kernel" "$pd"
+cp "$LAB_TREE/kernel/fork.c" "$LAB_TREE/Makefile" "$tree/kernel/" 2>/dev/null ||
+	printf 'a\nb\nc\n' >"$tree/kernel/fork.c"
+g() { git -C "$tree" -c user.name=t -c user.email=t@t "$@"; }
+g init -q && g add -A && g commit -qm pristine && g tag pristine
+# A real patch, made the way the lab's patches are made.
+sed -i '1a /* stackov-lab test line */' "$tree/kernel/fork.c"
+g commit -qam "fork: add a test line" -m "Why: to test the series." -s
+g format-patch -q -1 -o "$pd" >/dev/null
+g reset -q --hard pristine
+p=$(basename "$pd"/0001-*.patch)
+echo "$p" >"$pd/series"
+touch -d @1000000000 "$tree/kernel/Makefile"
+
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err"
+check "patch applied" grep -q 'stackov-lab test line' "$tree/kernel/fork.c"
+check "applied as a commit on top of pristine" \
+	[ "$(g log --format=%s -1)" = "fork: add a test line" ]
+check "a file the series does not touch keeps its timestamp" \
+	[ "$(stat -c %Y "$tree/kernel/Makefile")" = 1000000000 ]
+before=$(stat -c %Y "$tree/kernel/fork.c")
+sleep 1
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err2"
+untouched() { [ "$(stat -c %Y "$tree/kernel/fork.c")" = "$before" ] && [ ! -s "$s/err2" ]; }
+check "unchanged series: nothing reapplied" untouched
+
+# A patch whose context is not in the tree.
+sed -i 's/^ \(.*\)$/ \1 CHANGED CONTEXT/' "$pd/$p"
+rc=0
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err3" || rc=$?
+check "a broken patch fails the build" [ $rc != 0 ]
+check "the error names the patch" grep -q "patch 1 of the series, $p, does not apply" "$s/err3"
+check "the tree is left at pristine" [ -z "$(g diff pristine)" ]
+
+echo "missing.patch" >>"$pd/series"
+rc=0
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err4" || rc=$?
+check "a series naming a missing file is refused" \
+	refused $rc "names 'missing.patch', which does not exist" "$s/err4"
+finish

@@ -1,0 +1,24 @@
+#!/bin/sh
+# An unknown scenario name gets -EINVAL and the list of valid names, from
+# the kernel; nothing crashes and the guest keeps running. The host side
+# refuses it before booting.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+boot unknown VARIANT=vmap SCENARIO=NO_SUCH_SCENARIO VM_TIMEOUT=120
+check "kernel logs the unknown name" has "^lkdtm_ext: unknown scenario 'NO_SUCH_SCENARIO'; valid names:"
+check "kernel logs the valid names" has '^lkdtm_ext:   RECURSE_TASK$'
+check "the write failed with EINVAL" has '^labtrig: write NO_SUCH_SCENARIO: Invalid argument \(errno 22\)'
+check "the guest kept running after it" has '^lab: scenario NO_SUCH_SCENARIO: labtrig exited with status 1; the guest is still running'
+check "no oops, BUG or panic" lacks 'Oops|BUG:|Kernel panic'
+check "guest powered off cleanly" result_is poweroff
+
+rc=0
+make -s -C "$LAB_ROOT" overflow-demo SCENARIO=NO_SUCH_SCENARIO >"$LAB_OUT/unknown-demo.out" 2>&1 || rc=$?
+check "make overflow-demo SCENARIO=NO_SUCH_SCENARIO fails" [ $rc != 0 ]
+check "with an error naming the valid scenarios" \
+	refused $rc "unknown SCENARIO 'NO_SUCH_SCENARIO'; valid: RECURSE_TASK" "$LAB_OUT/unknown-demo.out"
+rc=0
+VARIANT=bogus "$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/bad-variant.err" || rc=$?
+check "VARIANT=bogus is refused" refused $rc "unknown VARIANT 'bogus'" "$LAB_OUT/bad-variant.err"
+finish

@@ -1,0 +1,34 @@
+#!/bin/sh
+# vm/deps.sh - install, with apt, whatever the lab needs that is missing.
+# Idempotent, and silent when everything is there.
+set -eu
+
+PKGS="linux-source-6.1 qemu-system-x86 gdb crash kexec-tools makedumpfile
+python3-drgn busybox-static gcc make bc flex bison libelf-dev libssl-dev
+cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
+git perl"
+
+missing=""
+for p in $PKGS; do
+	case $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) in
+	installed) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "==> installing:$missing" >&2
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: error: not root; run: sudo apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+log=${TMPDIR:-/tmp}/stackov-lab-apt.$$.log
+# shellcheck disable=SC2086
+if ! { apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } >"$log" 2>&1; then
+	tail -20 "$log" >&2
+	echo "deps.sh: error: apt-get failed; full log: $log" >&2
+	exit 1
+fi
+rm -f "$log"
+echo "==> installed:$missing" >&2

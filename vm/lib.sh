@@ -1,0 +1,57 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the variables here are read by the scripts that source it
+# vm/lib.sh - the one place that decides where things live.
+# Sourced by every script in vm/, tests/ and bench/.
+
+LAB_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# The cache lives outside the clone; keyed subdirectories below it.
+STACKOV_CACHE=${STACKOV_CACHE:-${HOME:-/root}/.cache/stackov-lab}
+LAB_SRC_TARBALL=${LAB_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+LAB_TREE=$STACKOV_CACHE/linux
+LAB_PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}
+LAB_OUT=${LAB_OUT:-$LAB_ROOT/out}
+LAB_VARIANTS="vmap novmap"
+LAB_JOBS=${LAB_JOBS:-$(nproc)}
+
+die() {
+	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+say() {
+	printf '==> %s\n' "$*" >&2
+}
+
+check_variant() {
+	case " $LAB_VARIANTS " in
+	*" $1 "*) ;;
+	*) die "unknown VARIANT '$1' (valid: $LAB_VARIANTS)" ;;
+	esac
+}
+
+# Output directory of one kernel variant (kbuild O=).
+kbuild_dir() {
+	echo "$STACKOV_CACHE/build/$1"
+}
+
+# Per-variant artefacts the rest of the lab consumes.
+kernel_image() {
+	echo "$(kbuild_dir "$1")/arch/x86/boot/bzImage"
+}
+kernel_vmlinux() {
+	echo "$(kbuild_dir "$1")/vmlinux"
+}
+module_dir() {
+	echo "$STACKOV_CACHE/module/$1"
+}
+initramfs_image() {
+	echo "$STACKOV_CACHE/initramfs/$1.cpio.gz"
+}
+
+# sha256 of the contents of the named files, in order, plus their names.
+hash_files() {
+	for f in "$@"; do
+		printf '%s\n' "${f##*/}"
+		cat "$f"
+	done | sha256sum | cut -c1-16
+}

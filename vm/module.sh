@@ -1,0 +1,27 @@
+#!/bin/sh
+# vm/module.sh VARIANT - build lkdtm-ext against the lab kernel of VARIANT,
+# with Kbuild, in a copy under the cache (the clone stays clean).
+# Leaves $STACKOV_CACHE/module/VARIANT/lkdtm_ext.ko.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+variant=${1:-vmap}
+check_variant "$variant"
+o=$(kbuild_dir "$variant")
+[ -f "$o/Module.symvers" ] || die "kernel $variant is not built (make kernel VARIANT=$variant)"
+d=$(module_dir "$variant")
+mkdir -p "$d"
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+	"$LAB_ROOT/lkdtm-ext/" "$d/src/"
+log=$d/build.log
+if ! make -C "$o" M="$d/src" modules >"$log" 2>&1; then
+	cat "$log" >&2
+	die "lkdtm-ext failed to build against kernel $variant"
+fi
+grep -E 'warning:' "$log" >&2 || true
+if ! cmp -s "$d/src/lkdtm_ext.ko" "$d/lkdtm_ext.ko"; then
+	cp -p "$d/src/lkdtm_ext.ko" "$d/lkdtm_ext.ko"
+	say "module lkdtm_ext.ko for $variant: $d/lkdtm_ext.ko"
+fi

@@ -1,0 +1,45 @@
+#!/bin/sh
+# vm/patches.sh TREE PATCHDIR - put TREE (a git tree with a 'pristine' tag)
+# in the state "pristine + every patch of PATCHDIR/series, in order".
+# Does nothing when that exact series is already applied. Files the series
+# does not touch keep their timestamps, so kbuild rebuilds only what changed.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+tree=${1:?usage: patches.sh TREE PATCHDIR}
+pdir=${2:?usage: patches.sh TREE PATCHDIR}
+series=$pdir/series
+[ -f "$series" ] || die "no series file: $series"
+
+# The series, comments and blank lines removed.
+list=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
+for p in $list; do
+	[ -f "$pdir/$p" ] || die "$series names '$p', which does not exist"
+done
+
+# shellcheck disable=SC2086
+key=$(cd "$pdir" && hash_files series $list)
+stamp=$tree/.git/lab-series
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
+	git -C "$tree" diff --quiet HEAD; then
+	exit 0
+fi
+
+g() { git -C "$tree" -c user.name=stackov-lab -c user.email=lab@localhost "$@"; }
+rm -f "$stamp"
+[ -d "$tree/.git/rebase-apply" ] && g am --abort
+g checkout -q -B lab pristine
+g reset -q --hard pristine
+n=0
+for p in $list; do
+	n=$((n + 1))
+	if ! g am -q --keep-cr "$pdir/$p" >"$tree/.git/lab-am.log" 2>&1; then
+		cat "$tree/.git/lab-am.log" >&2
+		g am --abort || true
+		g reset -q --hard pristine
+		die "patch $n of the series, $p, does not apply to $(basename "$tree")"
+	fi
+	say "applied $p"
+done
+echo "$key" >"$stamp"

@@ -1,0 +1,156 @@
+#!/bin/sh
+# vm/qemu.sh - the one place that boots the lab guest. Every boot of the lab,
+# the accelerator probe included, goes through here. Settings, from the
+# environment (the Makefile passes them through):
+#   VARIANT=vmap|novmap   kernel variant (vmap)
+#   SCENARIO=NAME         scenario for the guest init (lab.scenario=)
+#   LAB_MODE=run|shell|idle|probe   guest init mode (run)
+#   APPEND="..."          extra kernel command-line arguments
+#   ACCEL=auto|kvm|tcg    accelerator; auto runs the probe (vm/accel.sh)
+#   VM_TIMEOUT=seconds    hard limit on the run (300; 3600 interactive)
+#   GDB=1 [GDB_WAIT=1]    gdbstub on 127.0.0.1 (port in RUN_DIR/gdb.port),
+#                         optionally holding the CPUs until gdb attaches
+#   INTERACTIVE=1         serial console on this terminal (Ctrl-A x quits)
+#   LAB_SHOW=1            copy the console to stderr live
+#   RUN_DIR=dir           use this run directory instead of a new one
+# The run directory gets console.log, qemu.cmd, qemu.log and result.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+VARIANT=${VARIANT:-vmap}
+check_variant "$VARIANT"
+LAB_MODE=${LAB_MODE:-run}
+INTERACTIVE=${INTERACTIVE:-0}
+GDB=${GDB:-0}
+GDB_WAIT=${GDB_WAIT:-0}
+LAB_SHOW=${LAB_SHOW:-0}
+LAB_MEM=${LAB_MEM:-1G}
+LAB_SMP=${LAB_SMP:-2}
+if [ "$INTERACTIVE" = 1 ]; then
+	VM_TIMEOUT=${VM_TIMEOUT:-3600}
+else
+	VM_TIMEOUT=${VM_TIMEOUT:-300}
+fi
+case $VM_TIMEOUT in
+'' | *[!0-9]*) die "VM_TIMEOUT must be a number of seconds, not '$VM_TIMEOUT'" ;;
+esac
+case $LAB_MODE in
+run | shell | idle | probe) ;;
+*) die "unknown LAB_MODE '$LAB_MODE' (valid: run shell idle probe)" ;;
+esac
+case ${SCENARIO:-} in
+*[!A-Za-z0-9_]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
+esac
+
+kernel=$(kernel_image "$VARIANT")
+initrd=$(initramfs_image "$VARIANT")
+[ -f "$kernel" ] || die "no kernel for $VARIANT: $kernel (make kernel VARIANT=$VARIANT)"
+[ -f "$initrd" ] || die "no initramfs for $VARIANT: $initrd (make initramfs VARIANT=$VARIANT)"
+
+accel=$(ACCEL=${ACCEL:-auto} VARIANT=$VARIANT "$LAB_ROOT/vm/accel.sh")
+case $accel in
+kvm) accel_args="-accel kvm -cpu host" ;;
+tcg) accel_args="-accel tcg,thread=multi" ;;
+*) die "accelerator probe gave '$accel'" ;;
+esac
+
+# A unique run directory; out/latest points at the newest one.
+if [ -z "${RUN_DIR:-}" ]; then
+	mkdir -p "$LAB_OUT"
+	label=${SCENARIO:-$LAB_MODE}
+	RUN_DIR=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-$label-$VARIANT-XXXX")
+	ln -sfn "$(basename "$RUN_DIR")" "$LAB_OUT/latest.tmp.$$"
+	mv -T "$LAB_OUT/latest.tmp.$$" "$LAB_OUT/latest"
+else
+	mkdir -p "$RUN_DIR"
+	[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
+fi
+
+free_port() {
+	p=$((20000 + $$ % 20000))
+	while [ -n "$(ss -Hltn "sport = :$p")" ]; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
+
+cmdline="console=ttyS0,115200 nokaslr no_hash_pointers panic=-1 lab.mode=$LAB_MODE"
+[ -n "${SCENARIO:-}" ] && cmdline="$cmdline lab.scenario=$SCENARIO"
+[ -n "${APPEND:-}" ] && cmdline="$cmdline $APPEND"
+
+set -- -nodefaults -no-user-config -display none -no-reboot \
+	-machine q35 -m "$LAB_MEM" -smp "$LAB_SMP" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-device vmcoreinfo -device pvpanic -action panic=none \
+	-monitor "unix:$RUN_DIR/monitor.sock,server=on,wait=off"
+if [ "$INTERACTIVE" = 1 ]; then
+	set -- "$@" -chardev "stdio,id=con,mux=on,signal=off,logfile=$RUN_DIR/console.log" \
+		-serial chardev:con -mon chardev=con,mode=readline
+else
+	set -- "$@" -chardev "file,id=con,path=$RUN_DIR/console.log" -serial chardev:con
+fi
+if [ "$GDB" = 1 ]; then
+	port=$(free_port)
+	echo "$port" >"$RUN_DIR/gdb.port"
+	set -- "$@" -gdb "tcp:127.0.0.1:$port"
+	[ "$GDB_WAIT" = 1 ] && set -- "$@" -S
+	say "gdbstub on 127.0.0.1:$port${GDB_WAIT:+ (CPUs held until gdb continues)}"
+fi
+# shellcheck disable=SC2086
+set -- $accel_args "$@"
+
+{
+	echo "variant=$VARIANT"
+	echo "accel=$accel"
+	echo "timeout=$VM_TIMEOUT"
+	echo "kernel=$kernel"
+	echo "vmlinux=$(kernel_vmlinux "$VARIANT")"
+	echo "initrd=$initrd"
+	echo "cmdline=$cmdline"
+} >"$RUN_DIR/run.env"
+printf '%s\n' qemu-system-x86_64 "$@" >"$RUN_DIR/qemu.cmd"
+: >"$RUN_DIR/console.log"
+say "run $RUN_DIR: $VARIANT kernel, $accel, timeout ${VM_TIMEOUT}s"
+
+if [ "$LAB_SHOW" = 1 ] && [ "$INTERACTIVE" != 1 ]; then
+	tail -n +1 -f "$RUN_DIR/console.log" >&2 &
+	tailpid=$!
+fi
+start=$(date +%s.%N)
+rc=0
+if [ "$INTERACTIVE" = 1 ]; then
+	timeout --foreground -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
+		2>"$RUN_DIR/qemu.log" || rc=$?
+else
+	timeout -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
+		</dev/null >"$RUN_DIR/qemu.log" 2>&1 || rc=$?
+fi
+end=$(date +%s.%N)
+if [ -n "${tailpid:-}" ]; then
+	sleep 0.2
+	kill "$tailpid" 2>/dev/null || true
+fi
+
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	result=timeout
+elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log"; then
+	result=panic
+elif grep -q 'reboot: Power down' "$RUN_DIR/console.log"; then
+	result=poweroff
+else
+	result=error
+fi
+echo "$result" >"$RUN_DIR/result"
+echo "wall=$(echo "$end - $start" | bc)" >>"$RUN_DIR/run.env"
+echo "qemu_rc=$rc" >>"$RUN_DIR/run.env"
+case $result in
+timeout)
+	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"
+	exit 1 ;;
+error)
+	[ -s "$RUN_DIR/qemu.log" ] && sed 's/^/  qemu: /' "$RUN_DIR/qemu.log" >&2
+	say "QEMU exited (status $rc) without a power-off or a panic; console: $RUN_DIR/console.log"
+	exit 1 ;;
+esac
+say "guest ended by $result after $(echo "$end - $start" | bc | cut -c1-5) s; console: $RUN_DIR/console.log"
