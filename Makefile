@@ -6,18 +6,22 @@
 #   make list          the scenarios, with one-line descriptions
 #   make vm            interactive guest shell, gdbstub on 127.0.0.1
 #   make gdb           gdb attached to the running `make vm` guest
+#   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
 #   make build         kernel, module and initramfs only
 #   make bench-build   time a cold kernel build (both variants, own cache)
 #   make bench-boot    time boots to init under the chosen accelerator
+#   make bench-kdump   panic-to-vmcore time and dump sizes
+#   make bench-crashkernel   the smallest crashkernel= that works
 
 VARIANT  ?= vmap
 SCENARIO ?= RECURSE_TASK
 APPEND   ?=
+DUMP     ?= out/latest
 ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
 .PHONY: all deps kernel module initramfs build overflow-demo list vm gdb \
-	test bench-build bench-boot clean
+	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel clean
 
 all: build
 
@@ -35,7 +39,7 @@ initramfs: module
 
 build: initramfs
 
-overflow-demo: build
+overflow-demo: build crash-tool
 	@SCENARIO=$(SCENARIO) vm/demo.sh
 
 list:
@@ -47,6 +51,12 @@ vm: build
 gdb: deps
 	@vm/gdb.sh
 
+crash-tool: deps
+	@vm/crash.sh >/dev/null
+
+crash: crash-tool
+	@vm/crash-open.sh "$(DUMP)"
+
 test: deps
 	@tests/run.sh
 
@@ -55,6 +65,12 @@ bench-build: deps
 
 bench-boot: build
 	@bench/boot-time.sh
+
+bench-kdump: build crash-tool
+	@bench/kdump.sh
+
+bench-crashkernel: build
+	@bench/crashkernel.sh
 
 clean:
 	rm -rf out

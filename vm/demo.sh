@@ -1,6 +1,8 @@
 #!/bin/sh
-# vm/demo.sh - one scenario run: boot the guest with SCENARIO, show the
-# console live, then summarise what the kernel reported.
+# vm/demo.sh - one scenario run, the whole flow: boot the guest with kdump
+# armed and SCENARIO triggered (console shown live), collect the vmcore the
+# capture kernel wrote, boot once more for QEMU's own dump of the same
+# scenario (QEMU_DUMP=0 skips it), then print the post-mortem.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -8,16 +10,27 @@ set -eu
 SCENARIO=${SCENARIO:-RECURSE_TASK}
 "$LAB_ROOT/vm/list.sh" | grep -q "^$SCENARIO " ||
 	die "unknown SCENARIO '$SCENARIO'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
+QEMU_DUMP=${QEMU_DUMP:-1}
 export SCENARIO
-LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || true
+
+KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || true
 run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-log=$run/console.log
 [ -f "$run/result" ] || die "the run left no result; see $run"
+log=$run/console.log
 
 echo
 echo "== $SCENARIO on $VARIANT: the guest ended by $(cat "$run/result") =="
-grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL)|labtrig:|kernel stack overflow' "$log" |
+tr -d '\r' <"$log" |
+	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL)|labtrig:|kernel stack overflow|^lab: (kdump|capture)' |
 	sed 's/^\[ *[0-9.]*\] //' || echo "(no stack report in the console)"
-trace=$(sed -n '/Call Trace:/,/<\/TASK>\|---\[ end/p' "$log" | grep -c 'lkdtm_ext' || true)
-echo "call-trace lines naming lkdtm_ext: $trace"
-echo "console: $log"
+
+if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then
+	say "booting $SCENARIO again for QEMU's own dump (dump-guest-memory on pvpanic)"
+	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 "$LAB_ROOT/vm/qemu.sh" || true
+	[ -f "$run/qemu-dump/qemu-vmcore" ] && ln -sf qemu-dump/qemu-vmcore "$run/qemu-vmcore"
+fi
+if [ -f "$run/vmcore" ] || [ -f "$run/qemu-vmcore" ]; then
+	"$LAB_ROOT/vm/report.sh" "$run"
+else
+	echo "console: $log"
+fi

@@ -12,6 +12,7 @@ check_variant "$variant"
 ko=$(module_dir "$variant")/lkdtm_ext.ko
 [ -f "$ko" ] || die "module for $variant is not built (make module VARIANT=$variant)"
 busybox=/bin/busybox
+GUEST_DEBIAN_BINS="kexec makedumpfile"
 [ -x "$busybox" ] || die "$busybox missing (apt-get install busybox-static)"
 if readelf -l "$busybox" | grep -q 'program interpreter'; then
 	die "$busybox is dynamically linked (apt-get install busybox-static)"
@@ -20,7 +21,7 @@ fi
 out=$(initramfs_image "$variant")
 # shellcheck disable=SC2046
 key=$(hash_files "$LAB_ROOT/vm/guest/init" "$LAB_ROOT/vm/initramfs.sh" \
-	$(ls "$LAB_ROOT"/vm/guest/*.c) "$ko" "$busybox")
+	$(ls "$LAB_ROOT"/vm/guest/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done))
 if [ "${LAB_FORCE:-0}" != 1 ] && [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
@@ -36,6 +37,17 @@ for src in "$LAB_ROOT"/vm/guest/*.c; do
 		die "guest program $prog failed to build"
 done
 
+# Debian's own kexec and makedumpfile, with exactly the shared libraries
+# ldd says they load (and the dynamic loader), at the same paths.
+for bin in $GUEST_DEBIAN_BINS; do
+	path=$(command -v "$bin") || die "$bin missing (apt-get install kexec-tools makedumpfile)"
+	cp -L "$path" "$work/root/bin/$bin"
+	ldd "$path" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+		while read -r lib; do
+			mkdir -p "$work/root$(dirname "$lib")"
+			cp -L "$lib" "$work/root$lib"
+		done
+done
 cp "$busybox" "$work/root/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ -e "$work/root/bin/$applet" ] || ln -s busybox "$work/root/bin/$applet"

@@ -12,8 +12,14 @@
 #                         optionally holding the CPUs until gdb attaches
 #   INTERACTIVE=1         serial console on this terminal (Ctrl-A x quits)
 #   LAB_SHOW=1            copy the console to stderr live
+#   KDUMP=1               arm kdump in the guest (crashkernel=CRASHKERNEL,
+#                         oops=panic); the capture kernel writes the dump to
+#                         raw virtio disks, vm/collect.sh makes RUN_DIR/vmcore
+#   QEMU_DUMP=1           instead, on a guest panic (pvpanic) QEMU pauses
+#                         and its monitor writes RUN_DIR/qemu-vmcore
 #   RUN_DIR=dir           use this run directory instead of a new one
-# The run directory gets console.log, qemu.cmd, qemu.log and result.
+# The run directory gets console.log, qemu.cmd, qemu.log, run.env and
+# result: kdump (the capture kernel ran), panic, poweroff, timeout or error.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -27,6 +33,11 @@ GDB_WAIT=${GDB_WAIT:-0}
 LAB_SHOW=${LAB_SHOW:-0}
 LAB_MEM=${LAB_MEM:-1G}
 LAB_SMP=${LAB_SMP:-2}
+KDUMP=${KDUMP:-0}
+QEMU_DUMP=${QEMU_DUMP:-0}
+# 48M is the smallest reservation that worked here with 1G of guest RAM
+# (32M: the capture kernel runs out of memory); see bench/crashkernel.sh.
+CRASHKERNEL=${CRASHKERNEL:-64M}
 if [ "$INTERACTIVE" = 1 ]; then
 	VM_TIMEOUT=${VM_TIMEOUT:-3600}
 else
@@ -66,6 +77,7 @@ else
 	mkdir -p "$RUN_DIR"
 	[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
 fi
+RUN_DIR=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
 
 free_port() {
 	p=$((20000 + $$ % 20000))
@@ -77,13 +89,32 @@ free_port() {
 
 cmdline="console=ttyS0,115200 nokaslr no_hash_pointers panic=-1 lab.mode=$LAB_MODE"
 [ -n "${SCENARIO:-}" ] && cmdline="$cmdline lab.scenario=$SCENARIO"
+[ "$KDUMP" = 1 ] && cmdline="$cmdline crashkernel=$CRASHKERNEL oops=panic lab.kdump=1"
+[ "$QEMU_DUMP" = 1 ] && cmdline="$cmdline oops=panic"
 [ -n "${APPEND:-}" ] && cmdline="$cmdline $APPEND"
 
 set -- -nodefaults -no-user-config -display none -no-reboot \
 	-machine q35 -m "$LAB_MEM" -smp "$LAB_SMP" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	-device vmcoreinfo -device pvpanic -action panic=none \
-	-monitor "unix:$RUN_DIR/monitor.sock,server=on,wait=off"
+	-device vmcoreinfo -device pvpanic \
+	-monitor "unix:$RUN_DIR/monitor.sock,server=on,wait=off" \
+	-qmp "unix:$RUN_DIR/qmp.sock,server=on,wait=off"
+if [ "$QEMU_DUMP" = 1 ]; then
+	set -- "$@" -action panic=pause
+else
+	set -- "$@" -action panic=none
+fi
+if [ "$KDUMP" = 1 ]; then
+	# The dumps leave the guest on two raw disks (vda, vdb); the capture
+	# kernel, this same bzImage and initramfs, comes in on a third (vdc).
+	for disk in kdump kdump-elf; do
+		truncate -s "$LAB_MEM" "$RUN_DIR/$disk.disk"
+		truncate -s +64M "$RUN_DIR/$disk.disk"
+		set -- "$@" -drive "file=$RUN_DIR/$disk.disk,format=raw,if=virtio"
+	done
+	capdisk=$("$LAB_ROOT/vm/capture-disk.sh" "$VARIANT")
+	set -- "$@" -drive "file=$capdisk,format=raw,if=virtio,readonly=on"
+fi
 if [ "$INTERACTIVE" = 1 ]; then
 	set -- "$@" -chardev "stdio,id=con,mux=on,signal=off,logfile=$RUN_DIR/console.log" \
 		-serial chardev:con -mon chardev=con,mode=readline
@@ -124,7 +155,10 @@ if [ "$INTERACTIVE" = 1 ]; then
 		2>"$RUN_DIR/qemu.log" || rc=$?
 else
 	timeout -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
-		</dev/null >"$RUN_DIR/qemu.log" 2>&1 || rc=$?
+		</dev/null >"$RUN_DIR/qemu.log" 2>&1 &
+	qpid=$!
+	[ "$QEMU_DUMP" = 1 ] && "$LAB_ROOT/vm/qemu-dump.sh" "$RUN_DIR" "$qpid"
+	wait "$qpid" || rc=$?
 fi
 end=$(date +%s.%N)
 if [ -n "${tailpid:-}" ]; then
@@ -134,7 +168,10 @@ fi
 
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	result=timeout
-elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log"; then
+elif grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
+	result=kdump
+elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log" ||
+	grep -qs '^guest panicked' "$RUN_DIR/qemu-dump.log"; then
 	result=panic
 elif grep -q 'reboot: Power down' "$RUN_DIR/console.log"; then
 	result=poweroff
@@ -144,6 +181,9 @@ fi
 echo "$result" >"$RUN_DIR/result"
 echo "wall=$(echo "$end - $start" | bc)" >>"$RUN_DIR/run.env"
 echo "qemu_rc=$rc" >>"$RUN_DIR/run.env"
+if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
+	"$LAB_ROOT/vm/collect.sh" "$RUN_DIR" || true
+fi
 case $result in
 timeout)
 	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+"""stackov-lab: the crashed thread of a kdump vmcore, read with drgn.
+
+usage: /usr/bin/python3 drgn-scripts/postmortem.py VMCORE VMLINUX [MODULE.ko...]
+
+Prints the crashed task, its stack bounds, and drgn's stack trace of it.
+"""
+import sys
+
+import drgn
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__.strip())
+    vmcore, debug = argv[1], argv[2:]
+    prog = drgn.Program()
+    try:
+        prog.set_core_dump(vmcore)
+    except Exception as e:  # drgn raises several types for a bad core
+        sys.exit("drgn: cannot open %s: %s" % (vmcore, e))
+    try:
+        prog.load_debug_info(debug)
+    except drgn.MissingDebugInfoError as e:
+        print("drgn: warning: %s" % e)
+
+    thread = prog.crashed_thread()
+    task = thread.object
+    # The linker script sets __end_init_task = init_stack + THREAD_SIZE.
+    thread_size = (prog.symbol("__end_init_task").address -
+                   prog.symbol("init_stack").address)
+    lo = task.stack.value_()
+    print("crashed thread: %s pid %d (task_struct %#x)" % (
+        task.comm.string_().decode(), task.pid.value_(), task.value_()))
+    print("stack:          %#x..%#x (THREAD_SIZE %d)" % (lo, lo + thread_size, thread_size))
+    try:
+        trace = thread.stack_trace()
+    except Exception as e:
+        print("stack trace:    drgn could not unwind: %s" % e)
+        return
+    try:
+        rsp = trace[0].register("rsp")
+        if rsp < lo:
+            rel = "%d bytes below the stack" % (lo - rsp)
+        else:
+            rel = "stack + %#x" % (rsp - lo)
+        print("rsp:            %#x (%s)" % (rsp, rel))
+    except (LookupError, IndexError):
+        pass
+    print("stack trace (%d frames; a run of identical frames is shown once):" % len(trace))
+    i = 0
+    while i < len(trace):
+        frame = trace[i]
+        j = i
+        while (j + 1 < len(trace) and trace[j + 1].pc == frame.pc and
+               trace[j + 1].name == frame.name):
+            j += 1
+        name = frame.name or "??"
+        try:
+            src = " at %s:%d" % (frame.source()[0].split("/")[-1], frame.source()[1])
+        except LookupError:
+            src = ""
+        span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
+        times = "" if i == j else " (x%d)" % (j - i + 1)
+        print("  %-9s %#x %s%s%s" % (span, frame.pc, name, src, times))
+        i = j + 1
+
+if __name__ == "__main__":
+    main(sys.argv)

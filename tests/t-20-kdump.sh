@@ -1,0 +1,60 @@
+#!/bin/sh
+# make overflow-demo, the whole flow: kdump arms in the guest, RECURSE_TASK
+# overflows, the capture kernel (the same bzImage and initramfs) writes the
+# vmcore, QEMU takes its own dump of the scenario on a second boot, and
+# crash, gdb and drgn each recover the crashed task and its recursion.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+cd "$LAB_ROOT" || exit 1
+rc=0
+make -s overflow-demo SCENARIO=RECURSE_TASK VARIANT=vmap LAB_SHOW=0 >"$LAB_OUT/kdump-demo.out" 2>&1 || rc=$?
+check "make overflow-demo exits 0" [ $rc = 0 ]
+run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+rep=$run/report.txt
+
+check "kdump armed before the trigger (kexec_crash_loaded = 1)" has '^lab: kdump armed: capture kernel loaded'
+armed_first() {
+	console | grep -nE '^lab: kdump armed|^labtrig: triggering' | cut -d: -f1 | tr '\n' ' ' |
+		awk '{ exit !($1 < $2) }'
+}
+check "kdump is armed before labtrig triggers" armed_first
+kern_sha=$(sha256sum "$(kernel_image vmap)" | cut -d' ' -f1)
+initrd_sha=$(sha256sum "$(initramfs_image vmap)" | cut -d' ' -f1)
+check "the capture kernel is the same bzImage (sha256 in the guest)" has "^lab: kdump: bzImage sha256 $kern_sha\$"
+check "the capture initramfs is the same initramfs" has "^lab: kdump: initrd sha256 $initrd_sha\$"
+check "capture kernel's console is in console.log" has 'Command line: .*lab\.mode=capture .*elfcorehdr='
+check "capture kernel booted with /proc/vmcore" has '^lab: capture kernel up at .*/proc/vmcore is [0-9]+ bytes'
+check "makedumpfile -d 31 wrote the kdump dump" has '^lab: capture: makedumpfile -F -l -d 31 to /dev/vda done'
+check "result is kdump" result_is kdump
+sig() { [ "$(head -c 8 "$1")" = "KDUMP   " ]; }
+check "out/<run>/vmcore is kdump-compressed" sig "$run/vmcore"
+check "vmcore is smaller than guest RAM" [ "$(stat -c %s "$run/vmcore")" -lt $((1024 * 1048576)) ]
+check "vmlinux next to it is the build's" cmp -s "$run/vmlinux" "$(kernel_vmlinux vmap)"
+check "the module with debug info next to it" sh -c "readelf -S '$run/lkdtm_ext.ko' | grep -q debug_info"
+check "QEMU's own dump (pvpanic + dump-guest-memory) is kdump-compressed" sig "$run/qemu-dump/qemu-vmcore"
+check "the dump's own log has the guard-page report" \
+	grep -q 'BUG: TASK stack guard page was hit at' "$run/vmcore.dmesg"
+
+pid=$(console | sed -n 's/^lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p')
+sect() { sed -n "/^===== $1/,/^=====/p" "$rep"; }
+check "crash on vmcore: panic task is labtrig pid $pid" \
+	sh -c "sed -n '/^===== crash on vmcore/,/^=====/p' '$rep' | grep -qE '^PID: $pid +TASK: .*COMMAND: \"labtrig\"'"
+bt_has() { sect "$1" | grep -Eq "$2"; }
+check "crash on vmcore: bt crosses the DOUBLEFAULT stack" bt_has "crash on vmcore" '^--- <DOUBLEFAULT exception stack> ---'
+check "crash on vmcore: bt has recurse_task_frame [lkdtm_ext]" bt_has "crash on vmcore" 'recurse_task_frame at [0-9a-f]+ \[lkdtm_ext\]'
+check "crash on qemu-vmcore: panic task is labtrig" bt_has "crash on qemu-vmcore" '^PID: [0-9]+ +TASK: .*COMMAND: "labtrig"'
+check "crash on qemu-vmcore: bt has recurse_task_frame [lkdtm_ext]" bt_has "crash on qemu-vmcore" 'recurse_task_frame at [0-9a-f]+ \[lkdtm_ext\]'
+same_story() {
+	a=$(sect "crash on vmcore" | grep -oE 'exception RIP: [a-z_]+' | head -1)
+	b=$(sect "crash on qemu-vmcore" | grep -oE 'exception RIP: [a-z_]+' | head -1)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
+check "both dumps: the double fault interrupted the same function" same_story
+check "gdb on vmcore.elf: the crashed task is labtrig pid $pid" bt_has "gdb on vmcore.elf" "^task: +labtrig pid $pid "
+check "gdb on vmcore.elf: frame #0 is recurse_task_frame" bt_has "gdb on vmcore.elf" '^  #0 +0x[0-9a-f]+ recurse_task_frame at recurse\.c'
+check "drgn on vmcore: crashed thread is labtrig pid $pid" bt_has "drgn on vmcore" "^crashed thread: labtrig pid $pid "
+check "drgn on vmcore: stack trace has the recursion" bt_has "drgn on vmcore" '^  #1-#[0-9]+ +0x[0-9a-f]+ recurse_task_frame at recurse\.c:[0-9]+ \(x[0-9]+\)'
+check "drgn on vmcore: and the syscall it came from" bt_has "drgn on vmcore" ' ksys_write at '
+check "the demo ends with the post-mortem" grep -q '^backtrace recovered by drgn from the kdump vmcore:' "$LAB_OUT/kdump-demo.out"
+finish

@@ -1,0 +1,62 @@
+#!/bin/sh
+# vm/collect.sh RUN_DIR - after a dump run: turn what the capture kernel
+# wrote on the raw disks (makedumpfile's flattened format) into
+# RUN_DIR/vmcore (kdump-compressed) and RUN_DIR/vmcore.elf, and put the
+# exact vmlinux and module next to them.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+run=${1:?usage: collect.sh RUN_DIR}
+[ -f "$run/run.env" ] || die "$run is not a run directory"
+variant=$(sed -n 's/^variant=//p' "$run/run.env")
+vmlinux=$(sed -n 's/^vmlinux=//p' "$run/run.env")
+
+status=0
+for d in "kdump vmcore" "kdump-elf vmcore.elf"; do
+	disk=$run/${d% *}.disk out=$run/${d#* }
+	[ -f "$disk" ] || continue
+	if [ "$(head -c 12 "$disk")" = makedumpfile ]; then
+		if makedumpfile -R "$out" <"$disk" >"$run/collect.log" 2>&1; then
+			say "$(basename "$out"): $(du -m "$out" | cut -f1) MiB"
+		else
+			say "makedumpfile -R failed for $disk; see $run/collect.log"
+			status=1
+		fi
+	else
+		say "no dump on $(basename "$disk"): the capture kernel did not write one"
+		status=1
+	fi
+	rm -f "$disk"
+done
+# QEMU writes its kdump formats flattened too (it can stream to a pipe).
+q=$run/qemu-vmcore
+if [ -f "$q" ] && [ "$(head -c 12 "$q")" = makedumpfile ]; then
+	if makedumpfile -R "$q.tmp" <"$q" >>"$run/collect.log" 2>&1; then
+		mv "$q.tmp" "$q"
+	else
+		say "makedumpfile -R failed for the QEMU dump; see $run/collect.log"
+		status=1
+	fi
+fi
+[ -f "$q" ] && say "qemu-vmcore: $(du -m "$q" | cut -f1) MiB"
+# The crashed kernel's log, from the dump: with kdump the console never
+# shows the oops (printk from the double-fault handler is deferred, and
+# crash_kexec runs before anything flushes it).
+for f in "$run/vmcore" "$q"; do
+	[ -f "$f" ] || continue
+	makedumpfile --dump-dmesg "$f" "$f.dmesg" >>"$run/collect.log" 2>&1 ||
+		say "could not read the kernel log from $(basename "$f")"
+done
+# Each dump's size as written, so a later truncation is named as such.
+for f in "$run/vmcore" "$run/vmcore.elf" "$q"; do
+	[ -f "$f" ] && stat -c %s "$f" >"$f.size"
+done
+
+# The exact vmlinux (a hard link survives a rebuild of the cache) and module.
+if [ -f "$vmlinux" ]; then
+	ln -f "$vmlinux" "$run/vmlinux" 2>/dev/null || cp "$vmlinux" "$run/vmlinux"
+fi
+ko=$(module_dir "$variant")/lkdtm_ext.ko
+[ -f "$ko" ] && cp "$ko" "$run/lkdtm_ext.ko"
+exit $status

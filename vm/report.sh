@@ -1,0 +1,68 @@
+#!/bin/sh
+# vm/report.sh RUN_DIR - the post-mortem of one run, from three readers:
+# crash (batch, crash-scripts/postmortem.crash), gdb (on the ELF vmcore,
+# gdb-scripts/stackov.py) and drgn (drgn-scripts/postmortem.py). Writes
+# RUN_DIR/report.txt and prints a short summary.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+run=${1:?usage: report.sh RUN_DIR}
+[ -f "$run/console.log" ] || die "$run is not a run directory"
+rep=$run/report.txt
+con() { tr -d '\r' <"$run/console.log" | sed 's/^\[ *[0-9.]*\] //'; }
+text=$(con | sed -n 's/^lab: module lkdtm_ext .text //p' | head -1)
+
+klog() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' |
+		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
+}
+section() { printf '\n===== %s =====\n' "$*"; }
+{
+	echo "stackov-lab post-mortem of $(basename "$run")"
+	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
+	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
+		[ -f "$run/$f" ] || continue
+		section "the kernel's log, read from ${f%.dmesg}"
+		klog "$run/$f"
+	done
+	section "console.log (with kdump the oops never reaches the console)"
+	klog "$run/console.log"
+
+	for d in vmcore qemu-vmcore; do
+		[ -f "$run/$d" ] || continue
+		section "crash on $d"
+		CRASH_ARGS="-s -i $LAB_ROOT/crash-scripts/postmortem.crash" CRASH_TIMEOUT=300 \
+			"$LAB_ROOT/vm/crash-open.sh" "$run/$d" </dev/null 2>&1 |
+			awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
+				if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
+				{ print } END { if (n) print "      ... the frame above " n " more times" }'
+	done
+
+	if [ -f "$run/vmcore.elf" ]; then
+		section "gdb on vmcore.elf"
+		set -- -q -batch -nx "$run/vmlinux" "$run/vmcore.elf"
+		[ -n "$text" ] && set -- "$@" -ex "add-symbol-file $run/lkdtm_ext.ko -s .text $text"
+		timeout 300 gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic 2>&1 |
+			sed -n '/^panic cpu:/,$p'
+	fi
+
+	if [ -f "$run/vmcore" ]; then
+		section "drgn on vmcore"
+		timeout 300 /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" \
+			"$run/vmcore" "$run/vmlinux" "$run/lkdtm_ext.ko" 2>&1
+	fi
+} >"$rep"
+
+echo
+echo "== post-mortem of $(basename "$run") =="
+for f in "$run/vmcore.dmesg" "$run/console.log"; do
+	[ -f "$f" ] || continue
+	line=$(tr -d '\r' <"$f" | sed 's/^\[ *[0-9.]*\] //' | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
+	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
+done
+grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
+grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
+echo "backtrace recovered by drgn from the kdump vmcore:"
+sed -n '/^===== drgn on vmcore/,$p' "$rep" | sed -n '/^stack trace/,$p' | sed 1d | head -12
+echo "full report (crash on both dumps, gdb, drgn): $rep"
