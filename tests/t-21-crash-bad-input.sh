@@ -17,7 +17,7 @@ try() {
 	rc=0
 	timeout 60 make -s crash DUMP="$2" CRASH_ARGS="-s" </dev/null >"$s/$1.out" 2>&1 || rc=$?
 	took=$(($(date +%s) - start))
-	grep -v '^make: \*\*\*' "$s/$1.out" >"$s/$1.msg" || true
+	grep -vE '^make(\[[0-9]+\])?: \*\*\*' "$s/$1.out" >"$s/$1.msg" || true
 	sed 's/^/    /' "$s/$1.msg"
 	check "$1: make crash fails (status $rc, not a timeout)" refused_not_hung $rc
 	check "$1: in ${took}s (< 30 s)" [ "$took" -lt 30 ]

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Shell scripts are clean under shellcheck; module C passes checkpatch.pl.
+# Shell scripts are clean under shellcheck; the C passes checkpatch.pl;
+# the README starts with the two commands. (Runs after t-02 has unpacked
+# the kernel tree that holds checkpatch.pl.)
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -20,4 +22,9 @@ if [ -x "$cp" ]; then
 else
 	fail "checkpatch.pl not found at $cp (kernel tree not unpacked)"
 fi
+readme_first_two() {
+	[ "$(sed -n 's/^    \(make .*\)$/\1/p' README.md | head -2 | tr '\n' ' ')" = "make overflow-demo make test " ]
+}
+check "README's first two commands are make overflow-demo and make test" readme_first_two
+check ".ci/run runs make test" grep -qx 'exec make test' .ci/run
 finish
