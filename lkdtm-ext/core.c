@@ -12,15 +12,62 @@
 
 #include <linux/capability.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 
 #define NAME_MAX_LEN 64
 
 static struct crashtype_category *categories[] = {
 	&recurse_crashtypes,
+	&frame_crashtypes,
+	&corrupt_crashtypes,
+	&misuse_crashtypes,
+	&lifecycle_crashtypes,
+};
+
+#define CRASH_WAIT_MS 10000
+
+void lkdtm_ext_wait_for_crash(const char *name)
+{
+	msleep(CRASH_WAIT_MS);
+	pr_err("FAIL: %s: the kernel is still running %d s later; nothing caught the overflow\n",
+	       name, CRASH_WAIT_MS / 1000);
+}
+
+static int bounded_int_set(const char *val, const struct kernel_param *kp)
+{
+	struct bounded_int *b = kp->arg;
+	int v, ret;
+
+	ret = kstrtoint(val, 0, &v);
+	if (ret) {
+		pr_err("%s=%s is not a number\n", kp->name, val);
+		return ret;
+	}
+	if (v < b->min || v > b->max) {
+		pr_err("%s=%d is out of range (%d..%d)\n", kp->name, v, b->min, b->max);
+		return -EINVAL;
+	}
+	if (b->step && (v - b->min) % b->step) {
+		pr_err("%s=%d is not %d plus a multiple of %d\n", kp->name, v, b->min, b->step);
+		return -EINVAL;
+	}
+	b->val = v;
+	return 0;
+}
+
+static int bounded_int_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", ((struct bounded_int *)kp->arg)->val);
+}
+
+const struct kernel_param_ops bounded_int_ops = {
+	.set = bounded_int_set,
+	.get = bounded_int_get,
 };
 
 static char *trigger;

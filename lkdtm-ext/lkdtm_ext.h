@@ -5,6 +5,7 @@
 #define pr_fmt(fmt) "lkdtm_ext: " fmt
 
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 
 /* One scenario: a name written to the trigger file, and what it does. */
 struct crashtype {
@@ -35,5 +36,34 @@ struct crashtype_category {
 	}
 
 extern struct crashtype_category recurse_crashtypes;
+extern struct crashtype_category frame_crashtypes;
+extern struct crashtype_category corrupt_crashtypes;
+extern struct crashtype_category misuse_crashtypes;
+extern struct crashtype_category lifecycle_crashtypes;
+
+/* For scenarios that crash elsewhere: give the crash time, then say FAIL. */
+void lkdtm_ext_wait_for_crash(const char *name);
+
+/*
+ * An int module parameter with bounds: a value outside them is refused
+ * with -EINVAL and a message naming the range, at load time and when
+ * written to /sys/module/lkdtm_ext/parameters/.
+ */
+struct bounded_int {
+	int val;
+	int min;
+	int max;
+	int step;	/* 0: any value in range; else min + k * step */
+};
+
+extern const struct kernel_param_ops bounded_int_ops;
+
+#define BOUNDED_INT_PARAM_STEP(_name, _def, _min, _max, _step, _desc)	\
+	static struct bounded_int _name = { _def, _min, _max, _step };		\
+	module_param_cb(_name, &bounded_int_ops, &_name, 0644);			\
+	MODULE_PARM_DESC(_name, _desc " (" #_min ".." #_max ", default " #_def ")")
+
+#define BOUNDED_INT_PARAM(_name, _def, _min, _max, _desc)			\
+	BOUNDED_INT_PARAM_STEP(_name, _def, _min, _max, 0, _desc)
 
 #endif /* __LKDTM_EXT_H */

@@ -21,7 +21,7 @@ log=$run/console.log
 echo
 echo "== $SCENARIO on $VARIANT: the guest ended by $(cat "$run/result") =="
 tr -d '\r' <"$log" |
-	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL)|labtrig:|kernel stack overflow|^lab: (kdump|capture)' |
+	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL|XFAIL|.*: result )|labtrig:|kernel stack overflow|^lab: (kdump|capture)' |
 	sed 's/^\[ *[0-9.]*\] //' || echo "(no stack report in the console)"
 
 if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then

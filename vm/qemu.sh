@@ -19,7 +19,8 @@
 #                         and its monitor writes RUN_DIR/qemu-vmcore
 #   RUN_DIR=dir           use this run directory instead of a new one
 # The run directory gets console.log, qemu.cmd, qemu.log, run.env and
-# result: kdump (the capture kernel ran), panic, poweroff, timeout or error.
+# result: kdump (the capture kernel ran), panic, poweroff, triple-fault
+# (TCG logs it), reset (the guest reset itself), timeout or error.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -61,8 +62,7 @@ initrd=$(initramfs_image "$VARIANT")
 
 accel=$(ACCEL=${ACCEL:-auto} VARIANT=$VARIANT "$LAB_ROOT/vm/accel.sh")
 case $accel in
-kvm) accel_args="-accel kvm -cpu host" ;;
-tcg) accel_args="-accel tcg,thread=multi" ;;
+kvm | tcg) ;;
 *) die "accelerator probe gave '$accel'" ;;
 esac
 
@@ -128,8 +128,12 @@ if [ "$GDB" = 1 ]; then
 	[ "$GDB_WAIT" = 1 ] && set -- "$@" -S
 	say "gdbstub on 127.0.0.1:$port${GDB_WAIT:+ (CPUs held until gdb continues)}"
 fi
-# shellcheck disable=SC2086
-set -- $accel_args "$@"
+if [ "$accel" = kvm ]; then
+	set -- -accel kvm -cpu host "$@"
+else
+	# TCG logs a triple fault (a reset with no message) to this file.
+	set -- -accel tcg,thread=multi -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
+fi
 
 {
 	echo "variant=$VARIANT"
@@ -175,6 +179,10 @@ elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log" ||
 	result=panic
 elif grep -q 'reboot: Power down' "$RUN_DIR/console.log"; then
 	result=poweroff
+elif grep -qs '^Triple fault' "$RUN_DIR/qemu-debug.log"; then
+	result=triple-fault
+elif [ $rc = 0 ]; then
+	result=reset
 else
 	result=error
 fi
@@ -185,6 +193,8 @@ if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
 	"$LAB_ROOT/vm/collect.sh" "$RUN_DIR" || true
 fi
 case $result in
+triple-fault | reset)
+	say "the guest reset itself ($result) with no panic on the console" ;;
 timeout)
 	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"
 	exit 1 ;;
