@@ -12,6 +12,7 @@
 #   make bench-boot    time boots to init under the chosen accelerator
 #   make bench-kdump   panic-to-vmcore time and dump sizes
 #   make bench-crashkernel   the smallest crashkernel= that works
+#   make bench-forks   fork cost and stack-cache counters, per cache setting
 
 VARIANT  ?= vmap
 SCENARIO ?= RECURSE_TASK
@@ -21,7 +22,7 @@ ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
 .PHONY: all deps kernel module initramfs build overflow-demo list vm gdb \
-	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel clean
+	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-forks clean
 
 all: build
 
@@ -71,6 +72,10 @@ bench-kdump: build crash-tool
 
 bench-crashkernel: build
 	@bench/crashkernel.sh
+
+bench-forks: build
+	@$(MAKE) -s build VARIANT=novmap
+	@bench/forks.sh
 
 clean:
 	rm -rf out

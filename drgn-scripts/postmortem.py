@@ -8,6 +8,7 @@ Prints the crashed task, its stack bounds, and drgn's stack trace of it.
 import sys
 
 import drgn
+from drgn.helpers.linux.sched import task_cpu
 
 
 def main(argv):
@@ -32,6 +33,7 @@ def main(argv):
     lo = task.stack.value_()
     print("crashed thread: %s pid %d (task_struct %#x)" % (
         task.comm.string_().decode(), task.pid.value_(), task.value_()))
+    print("cpu:            %d" % task_cpu(task))
     print("stack:          %#x..%#x (THREAD_SIZE %d)" % (lo, lo + thread_size, thread_size))
     try:
         trace = thread.stack_trace()

@@ -15,6 +15,8 @@ fi
 
 passed=0 failed=0
 mkdir -p "$LAB_OUT"
+# The guests of the last test run (out/test-*) go; user runs stay.
+rm -rf "$LAB_OUT"/test-*
 for t in $list; do
 	name=$(basename "$t" .sh)
 	[ -f "$t" ] || { echo "FAIL $name: no such test"; failed=$((failed + 1)); continue; }

@@ -35,6 +35,28 @@ sleep 1
 untouched() { [ "$(stat -c %Y "$tree/kernel/fork.c")" = "$before" ] && [ ! -s "$s/err2" ]; }
 check "unchanged series: nothing reapplied" untouched
 
+# Two patches; then only the second changes: the file of the first one
+# must keep its timestamp (nothing to rebuild there).
+sed -i '1a # second patch' "$tree/kernel/Makefile"
+g commit -qam "kbuild: a second test change" -m "Why: to test the series." -s
+g format-patch -q -1 -o "$pd" >/dev/null
+g reset -q --hard pristine
+p2=$(basename "$pd"/0001-kbuild-*.patch)
+mv "$pd/$p2" "$pd/0002-$p2"
+p2=0002-$p2
+printf '%s\n%s\n' "$p" "$p2" >"$pd/series"
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+check "two patches applied in order" [ "$(g log --format=%s -2 | tr '\n' '|')" = "kbuild: a second test change|fork: add a test line|" ]
+touch -d @1100000000 "$tree/kernel/fork.c"
+sed -i 's/^+# second patch$/+# second patch, changed/' "$pd/$p2"
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+check "the changed patch is applied again" grep -q '^# second patch, changed' "$tree/kernel/Makefile"
+check "a file only the unchanged patch touches keeps its timestamp" \
+	[ "$(stat -c %Y "$tree/kernel/fork.c")" = 1100000000 ]
+echo "$p" >"$pd/series"
+rm "$pd/$p2"
+"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+
 # A patch whose context is not in the tree.
 sed -i 's/^ \(.*\)$/ \1 CHANGED CONTEXT/' "$pd/$p"
 rc=0

@@ -18,10 +18,12 @@ outcome() {
 		head -2 | cut -c1-100 | sed 's/^lkdtm_ext: //' | paste -sd'|' | sed 's/|/ | /')
 	printf '%-20s %-8s %s\n' "$s" "$(cat "$run/result")" "$o" >>"$table"
 }
+runs=''
 demo() {
 	make -s -C "$LAB_ROOT" overflow-demo SCENARIO="$s" VARIANT=vmap QEMU_DUMP=0 LAB_SHOW=0 \
 		>"$LAB_OUT/demo-$s.out" 2>&1 || fail "$s: make overflow-demo failed"
 	run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+	runs="$runs $run"
 }
 
 # fatal MESSAGE FUNCTION CONTEXT DRGN_THREAD [DRGN_FUNCTION]: a kdump run;
@@ -133,4 +135,7 @@ for s in $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1); do
 done
 echo "outcomes (also in $table):"
 cat "$table"
+# All passed: the 18 run directories (vmcores of 12-70 MiB each) can go.
+# shellcheck disable=SC2086
+[ "$failed" = 0 ] && [ "${KEEP:-0}" != 1 ] && rm -rf $runs
 finish

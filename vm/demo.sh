@@ -8,8 +8,10 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 SCENARIO=${SCENARIO:-RECURSE_TASK}
-"$LAB_ROOT/vm/list.sh" | grep -q "^$SCENARIO " ||
-	die "unknown SCENARIO '$SCENARIO'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
+for one in $(echo "$SCENARIO" | tr , ' '); do
+	"$LAB_ROOT/vm/list.sh" | grep -q "^$one " ||
+		die "unknown SCENARIO '$one'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
+done
 QEMU_DUMP=${QEMU_DUMP:-1}
 export SCENARIO
 

@@ -102,7 +102,7 @@ rm -f "$o/lab-key"
 say "building kernel $variant in $o with $LAB_JOBS jobs (cold: about 5 minutes)"
 start=$(date +%s)
 log=$o/build.log
-if ! make -C "$LAB_TREE" O="$o" -j"$LAB_JOBS" all >"$log" 2>&1; then
+if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$LAB_TREE" O="$o" -j"$LAB_JOBS" all >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "kernel $variant failed to build; full log: $log"
 fi

@@ -16,7 +16,7 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 	"$LAB_ROOT/lkdtm-ext/" "$d/src/"
 log=$d/build.log
-if ! make -C "$o" M="$d/src" modules >"$log" 2>&1; then
+if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	die "lkdtm-ext failed to build against kernel $variant"
 fi

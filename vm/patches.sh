@@ -29,6 +29,16 @@ fi
 g() { git -C "$tree" -c user.name=stackov-lab -c user.email=lab@localhost "$@"; }
 rm -f "$stamp"
 [ -d "$tree/.git/rebase-apply" ] && g am --abort
+# Remember what the old series made of each file it touched, and when:
+# a file the new series leaves the same gets its old timestamp back, so
+# changing one patch rebuilds only what that patch touches.
+memo=$tree/.git/lab-mtimes
+: >"$memo"
+if g rev-parse -q --verify lab >/dev/null; then
+	g diff --name-only pristine lab | while read -r f; do
+		[ -f "$tree/$f" ] && echo "$(g rev-parse "lab:$f") $(stat -c %Y "$tree/$f") $f"
+	done >"$memo" || true
+fi
 g checkout -q -B lab pristine
 g reset -q --hard pristine
 n=0
@@ -42,4 +52,9 @@ for p in $list; do
 	fi
 	say "applied $p"
 done
+while read -r blob mtime f; do
+	if [ "$(g rev-parse "HEAD:$f" 2>/dev/null)" = "$blob" ]; then
+		touch -d "@$mtime" "$tree/$f"
+	fi
+done <"$memo"
 echo "$key" >"$stamp"

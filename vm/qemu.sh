@@ -3,7 +3,7 @@
 # the accelerator probe included, goes through here. Settings, from the
 # environment (the Makefile passes them through):
 #   VARIANT=vmap|novmap   kernel variant (vmap)
-#   SCENARIO=NAME         scenario for the guest init (lab.scenario=)
+#   SCENARIO=NAME[,NAME]  scenarios for the guest init (lab.scenario=)
 #   LAB_MODE=run|shell|idle|probe   guest init mode (run)
 #   APPEND="..."          extra kernel command-line arguments
 #   ACCEL=auto|kvm|tcg    accelerator; auto runs the probe (vm/accel.sh)
@@ -52,7 +52,7 @@ run | shell | idle | probe) ;;
 *) die "unknown LAB_MODE '$LAB_MODE' (valid: run shell idle probe)" ;;
 esac
 case ${SCENARIO:-} in
-*[!A-Za-z0-9_]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
+*[!A-Za-z0-9_,]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
 esac
 
 kernel=$(kernel_image "$VARIANT")

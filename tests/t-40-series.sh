@@ -1,0 +1,86 @@
+#!/bin/sh
+# The patch series, each patch seen at work in the guest (vmap kernel):
+#  1 kstack_cache_* in /proc/vmstat move under a fork loop, hits dominating;
+#  2 kstack_cache=0 keeps the hit counter at zero;
+#  3 kstack_free=rcu makes the hit rate far lower than the default's;
+#  4 vmap_stack_overflow=oops kills only the overflowing task, twice over,
+#    and refuses to for an IRQ stack or with a lock held;
+#  5 the guard-page report's new line agrees with the dump.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+N=2000
+val() { console | sed -n "s/^forkloop: result .* $1=\([0-9]*\).*/\1/p" | head -1; }
+loop() { # NAME EXTRA-APPEND
+	# loglevel=4: no kernel info line may cut the result line in two.
+	# forkloop -1: parent and children on CPU 0, one CPU's cache (an
+	# unpinned loop's children exit on the other CPU: see bench/forks.sh).
+	boot "forkloop-$1" VARIANT=vmap APPEND="lab.cmd=forkloop:-1:$N loglevel=4 $2" VM_TIMEOUT=300
+	line=$(console | grep -m1 '^forkloop: result')
+	echo "$1 ($2): ${line:-no result}"
+	hit=$(val kstack_cache_hit) miss=$(val kstack_cache_miss)
+	put=$(val kstack_cache_put) full=$(val kstack_cache_full)
+}
+
+loop default ''
+counters_there() { [ -n "$hit" ] && [ -n "$miss" ] && [ -n "$put" ] && [ -n "$full" ]; }
+check "vmstat has the kstack_cache_* counters" counters_there
+check "default: $N forks took a stack from the cache $hit times" [ "${hit:-0}" -gt 0 ]
+check "default: hits dominate ($hit hits, $miss misses)" [ "${hit:-0}" -gt $((${miss:-0} * 4)) ]
+check "default: stacks go back to the cache ($put puts)" [ "${put:-0}" -ge "${hit:-1}" ]
+dhit=${hit:-0}
+
+loop nocache 'kstack_cache=0'
+check "kstack_cache=0: no hits ($hit)" [ "${hit:-x}" = 0 ]
+check "kstack_cache=0: every fork vmallocs ($miss misses)" [ "${miss:-0}" -ge $N ]
+check "kstack_cache=0: every dead stack is freed, bar the last few RCU has not run for ($full)" \
+	[ "${full:-0}" -ge $((N - 10)) ]
+
+loop rcu 'kstack_free=rcu'
+check "kstack_free=rcu: the hit rate is far below the default's ($hit against $dhit hits of $N)" \
+	[ "${hit:-$N}" -lt $((dhit / 2)) ]
+
+boot badparam VARIANT=vmap APPEND="kstack_cache=99 kstack_free=later" VM_TIMEOUT=60
+check "kstack_cache=99 is refused with its range" has '^kstack_cache=99: expected 0 to 16, keeping 2'
+check "kstack_free=later is refused" has '^kstack_free=later: expected early or rcu, keeping early'
+
+# 4: the option, two overflows in a row, then a fork.
+boot oops VARIANT=vmap SCENARIO=RECURSE_TASK,RECURSE_TASK APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+n=$(console | grep -c '^BUG: TASK stack guard page was hit at')
+check "vmap_stack_overflow=oops: both overflows reported ($n)" [ "$n" = 2 ]
+check "each oops names the recursive function" has '^RIP: 0010:recurse_task_frame\+0x'
+check "the writer was killed (SIGSEGV), twice" \
+	sh -c "[ \$(tr -d '\r' <'$run/console.log' | grep -c 'labtrig exited with status 139') = 2 ]"
+check "no panic" lacks 'Kernel panic'
+check "the guest forks afterwards" has '^lab: after the scenarios: a new process could be forked'
+check "and powers off cleanly" result_is poweroff
+
+boot oops-locked VARIANT=vmap SCENARIO=RECURSE_LOCKED APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+check "with a spinlock held the option does not apply: panic" has '^Kernel panic - not syncing: Fatal exception in interrupt'
+boot oops-irq VARIANT=vmap SCENARIO=RECURSE_HARDIRQ APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+check "an IRQ stack overflow still panics" has '^Kernel panic - not syncing: Fatal exception in interrupt'
+boot nooops VARIANT=vmap SCENARIO=RECURSE_TASK VM_TIMEOUT=120
+check "without the option a task stack overflow panics as before" has '^Kernel panic - not syncing: Fatal exception in interrupt'
+
+# 5: the new line, against the dump.
+boot report VARIANT=vmap KDUMP=1 SCENARIO=RECURSE_TASK VM_TIMEOUT=120
+log=$run/vmcore.dmesg
+klog() { tr -d '\r' <"$log" | sed 's/^\[ *[0-9.]*\] //'; }
+bug=$(klog | sed -n 's/^BUG: TASK stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3/p')
+new=$(klog | sed -n 's/^traps: TASK stack overflow: \([0-9]*\) bytes below the stack, comm \([^ ]*\) pid \([0-9]*\) cpu \([0-9]*\)$/\1 \2 \3 \4/p')
+echo "BUG line: $bug; new line: $new"
+check "the report has the new line" [ -n "$new" ]
+# shellcheck disable=SC2086
+set -- $bug $new
+# The low 48 bits are enough for a difference of a few pages, and fit sh.
+low() { printf '%d' "0x$(echo "$1" | tail -c 13)"; }
+below_ok() { [ $(($(low "$2") - $(low "$1"))) = "$4" ]; }
+check "bytes below = stack start - fault address" below_ok "$@"
+/usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$run/vmcore" "$run/vmlinux" \
+	"$run/lkdtm_ext.ko" >"$run/drgn.txt" 2>&1
+head -4 "$run/drgn.txt"
+check "the dump's crashed task is the one named (comm $5 pid $6)" \
+	grep -q "^crashed thread: $5 pid $6 " "$run/drgn.txt"
+check "on the CPU named ($7)" grep -q "^cpu: *$7\$" "$run/drgn.txt"
+check "the dump's stack bounds are the ones printed" grep -q "^stack: *0x$2\.\.0x$3 " "$run/drgn.txt"
+finish

@@ -1,0 +1,45 @@
+#!/bin/sh
+# vm/bisect.sh - check that every patch of patches/series builds on its own:
+# in a worktree of the kernel tree, apply the patches one at a time and
+# build vmlinux after each (the vmap variant's config), in a build
+# directory of its own, so only the first build is a full one. A series
+# that has passed is not built again.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+pdir=$LAB_PATCHES
+list=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$pdir/series")
+[ -n "$list" ] || { echo "bisect: the series is empty"; exit 0; }
+# shellcheck disable=SC2086
+key=$(cd "$pdir" && hash_files series $list "$LAB_ROOT/vm/config/base.config" "$LAB_ROOT/vm/config/vmap.config")
+dir=$STACKOV_CACHE/bisect
+tree=$dir/linux o=$dir/build
+if [ -f "$dir/passed" ] && [ "$(cat "$dir/passed")" = "$key" ]; then
+	cat "$dir/report"
+	exit 0
+fi
+cfg=$(kbuild_dir vmap)/.config
+[ -f "$cfg" ] || die "build the vmap kernel first (make kernel)"
+mkdir -p "$dir" "$o"
+if [ ! -d "$tree" ]; then
+	git -C "$LAB_TREE" worktree prune
+	git -C "$LAB_TREE" worktree add -q --detach "$tree" pristine
+fi
+g() { git -C "$tree" -c user.name=stackov-lab -c user.email=lab@localhost "$@"; }
+[ -d "$(g rev-parse --git-path rebase-apply)" ] && g am --abort
+g checkout -q --detach pristine
+cp "$cfg" "$o/.config"
+: >"$dir/report"
+n=0
+for p in $list; do
+	n=$((n + 1))
+	g am -q "$pdir/$p" || { g am --abort; die "patch $n, $p, does not apply"; }
+	start=$(date +%s)
+	if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$tree" O="$o" -j"$LAB_JOBS" olddefconfig vmlinux >"$dir/build-$n.log" 2>&1; then
+		grep -E 'error' "$dir/build-$n.log" | head -10 >&2
+		die "the tree with patches 1..$n ($p) does not build; see $dir/build-$n.log"
+	fi
+	echo "patch $n builds: $p ($(($(date +%s) - start)) s)" | tee -a "$dir/report"
+done
+echo "$key" >"$dir/passed"
