@@ -2,6 +2,7 @@
 # script in vm/, tests/ or bench/; the scripts say what they do.
 #
 #   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap] [APPEND="..."]
+#   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
 #   make test          every test; ends with "N passed, N failed"
 #   make list          the scenarios, with one-line descriptions
 #   make vm            interactive guest shell, gdbstub on 127.0.0.1

@@ -1,8 +1,8 @@
 #!/bin/sh
 # vm/crash-open.sh [DUMP] - open crash on a lab dump: DUMP is a run
 # directory (its vmcore) or a dump file in one (e.g. RUN/qemu-vmcore); the
-# default is out/latest. The run's own vmlinux is used and the module's
-# symbols are loaded (mod -s). CRASH_ARGS go to crash as they are, e.g.
+# default is out/latest. The run's own vmlinux is used and the symbols of
+# every module in the run directory are loaded (mod -s). CRASH_ARGS go to crash as they are, e.g.
 # CRASH_ARGS="-s -i crash-scripts/postmortem.crash" for a batch run.
 set -eu
 # shellcheck source=vm/lib.sh
@@ -32,8 +32,10 @@ why=$("$("$LAB_ROOT/vm/host-tools.sh" vmcore-check)" "$vmcore") || die "$why"
 crash=$("$LAB_ROOT/vm/crash.sh")
 rc=$(mktemp -d)
 trap 'rm -rf "$rc"' EXIT
-# crash reads $HOME/.crashrc before any -i file: load the module there.
-[ -f "$dir/lkdtm_ext.ko" ] && echo "mod -s lkdtm_ext $dir/lkdtm_ext.ko" >"$rc/.crashrc"
+# crash reads $HOME/.crashrc before any -i file: load the modules there.
+for ko in "$dir"/*.ko; do
+	[ -f "$ko" ] && echo "mod -s $(basename "$ko" .ko | tr - _) $ko"
+done >"$rc/.crashrc"
 # shellcheck disable=SC2086
 HOME=$rc timeout --foreground "${CRASH_TIMEOUT:-3600}" \
 	"$crash" ${CRASH_ARGS:-} "$dir/vmlinux" "$vmcore"

@@ -3,9 +3,14 @@
 # armed and SCENARIO triggered (console shown live), collect the vmcore the
 # capture kernel wrote, boot once more for QEMU's own dump of the same
 # scenario (QEMU_DUMP=0 skips it), then print the post-mortem.
+# With MODULE=dir, the user's module instead (vm/demo-module.sh).
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
+
+if [ -n "${MODULE:-}" ]; then
+	exec "$LAB_ROOT/vm/demo-module.sh"
+fi
 
 SCENARIO=${SCENARIO:-RECURSE_TASK}
 for one in $(echo "$SCENARIO" | tr , ' '); do

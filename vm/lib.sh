@@ -48,6 +48,12 @@ initramfs_image() {
 	echo "$STACKOV_CACHE/initramfs/$1.cpio.gz"
 }
 
+# Point out/latest at run directory $1, atomically.
+set_latest() {
+	ln -sfn "$(basename "$1")" "$LAB_OUT/latest.tmp.$$"
+	mv -T "$LAB_OUT/latest.tmp.$$" "$LAB_OUT/latest"
+}
+
 # sha256 of the contents of the named files, in order, plus their names.
 hash_files() {
 	for f in "$@"; do

@@ -18,6 +18,8 @@
 #   QEMU_DUMP=1           instead, on a guest panic (pvpanic) QEMU pauses
 #                         and its monitor writes RUN_DIR/qemu-vmcore
 #   RUN_DIR=dir           use this run directory instead of a new one
+#   LAB_LATEST=0          do not point out/latest at the new run directory
+#   INITRD=file           another initramfs (vm/user-module.sh makes one)
 # The run directory gets console.log, qemu.cmd, qemu.log, run.env and
 # result: kdump (the capture kernel ran), panic, poweroff, triple-fault
 # (TCG logs it), reset (the guest reset itself), timeout or error.
@@ -56,7 +58,7 @@ case ${SCENARIO:-} in
 esac
 
 kernel=$(kernel_image "$VARIANT")
-initrd=$(initramfs_image "$VARIANT")
+initrd=${INITRD:-$(initramfs_image "$VARIANT")}
 [ -f "$kernel" ] || die "no kernel for $VARIANT: $kernel (make kernel VARIANT=$VARIANT)"
 [ -f "$initrd" ] || die "no initramfs for $VARIANT: $initrd (make initramfs VARIANT=$VARIANT)"
 
@@ -71,8 +73,7 @@ if [ -z "${RUN_DIR:-}" ]; then
 	mkdir -p "$LAB_OUT"
 	label=${SCENARIO:-$LAB_MODE}
 	RUN_DIR=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-$label-$VARIANT-XXXX")
-	ln -sfn "$(basename "$RUN_DIR")" "$LAB_OUT/latest.tmp.$$"
-	mv -T "$LAB_OUT/latest.tmp.$$" "$LAB_OUT/latest"
+	[ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
 else
 	mkdir -p "$RUN_DIR"
 	[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"

@@ -17,6 +17,7 @@ klog() {
 	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' |
 		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
 }
+rm -f "$rep.crash"
 section() { printf '\n===== %s =====\n' "$*"; }
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
@@ -33,7 +34,7 @@ section() { printf '\n===== %s =====\n' "$*"; }
 		[ -f "$run/$d" ] || continue
 		section "crash on $d"
 		CRASH_ARGS="-s -i $LAB_ROOT/crash-scripts/postmortem.crash" CRASH_TIMEOUT=300 \
-			"$LAB_ROOT/vm/crash-open.sh" "$run/$d" </dev/null 2>&1 |
+			"$LAB_ROOT/vm/crash-open.sh" "$run/$d" </dev/null 2>&1 | tee -a "$rep.crash" |
 			awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
 				if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
 				{ print } END { if (n) print "      ... the frame above " n " more times" }'
@@ -42,7 +43,15 @@ section() { printf '\n===== %s =====\n' "$*"; }
 	if [ -f "$run/vmcore.elf" ]; then
 		section "gdb on vmcore.elf"
 		set -- -q -batch -nx "$run/vmlinux" "$run/vmcore.elf"
-		[ -n "$text" ] && set -- "$@" -ex "add-symbol-file $run/lkdtm_ext.ko -s .text $text"
+		# Where each module's .text is: from the guest, or crash's mod list.
+		for ko in "$run"/*.ko; do
+			[ -f "$ko" ] || continue
+			m=$(basename "$ko" .ko | tr - _)
+			at=$text
+			[ "$m" = lkdtm_ext ] && [ -n "$at" ] ||
+				at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" "$rep.crash" | head -1)
+			[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
+		done
 		timeout 300 gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic 2>&1 |
 			sed -n '/^panic cpu:/,$p'
 	fi
@@ -50,7 +59,7 @@ section() { printf '\n===== %s =====\n' "$*"; }
 	if [ -f "$run/vmcore" ]; then
 		section "drgn on vmcore"
 		timeout 300 /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" \
-			"$run/vmcore" "$run/vmlinux" "$run/lkdtm_ext.ko" 2>&1
+			"$run/vmcore" "$run/vmlinux" "$run"/*.ko 2>&1
 	fi
 } >"$rep"
 
@@ -65,4 +74,5 @@ grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 echo "backtrace recovered by drgn from the kdump vmcore:"
 sed -n '/^===== drgn on vmcore/,$p' "$rep" | sed -n '/^stack trace/,$p' | sed 1d | head -12
+rm -f "$rep.crash"
 echo "full report (crash on both dumps, gdb, drgn): $rep"

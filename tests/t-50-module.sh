@@ -1,0 +1,52 @@
+#!/bin/sh
+# make overflow-demo MODULE=dir: a module the lab has never seen, whose
+# overflow the report names by its function and context; one that does not
+# compile and one whose init fails each get a one-line reason, and neither
+# becomes out/latest.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+cd "$LAB_ROOT" || exit 1
+m=tests/modules
+start=$(date +%s)
+rc=0
+make -s overflow-demo MODULE=$m/deep_parse LAB_SHOW=0 >"$LAB_OUT/mod-deep.out" 2>&1 || rc=$?
+took=$(($(date +%s) - start))
+echo "one MODULE= run: ${took} s wall"
+check "MODULE=deep_parse: make overflow-demo exits 0" [ $rc = 0 ]
+run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+check "out/latest is the MODULE run" sh -c "echo '$run' | grep -q 'MODULE-deep_parse-vmap'"
+armed_and_loaded() { has '^lab: kdump armed' && has '^lab: usermod: loading deep_parse\.ko'; }
+check "it was loaded by insmod with kdump armed" armed_and_loaded
+check "the kernel reports the overflow" grep -q 'BUG: TASK stack guard page was hit at' "$run/vmcore.dmesg"
+check "the oops names deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node\+0x[0-9a-f]+/0x[0-9a-f]+ \[deep_parse\]' "$run/vmcore.dmesg"
+check "crash: the panic task is insmod" grep -Eq '^PID: [0-9]+ +TASK: .*COMMAND: "insmod"' "$run/report.txt"
+check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node at [0-9a-f]+ \[deep_parse\]' "$run/report.txt"
+check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
+check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
+check "gdb: frame #0 is deep_parse_node" grep -Eq '^  #0 +0x[0-9a-f]+ deep_parse_node at deep_parse\.c' "$run/report.txt"
+good=$(readlink "$LAB_OUT/latest")
+
+# one_line NAME OUTFILE PATTERN: failed with one error line (make's own aside)
+one_line() {
+	grep -vE '^make(\[[0-9]+\])?: \*\*\*|^==> ' "$2" >"$2.msg" || true
+	sed 's/^/    /' "$2.msg"
+	check "$1: one line names the problem: $3" grep -Eq -- "$3" "$2.msg"
+	check "$1: out/latest is still the last good run" [ "$(readlink "$LAB_OUT/latest")" = "$good" ]
+}
+rc=0
+make -s overflow-demo MODULE=$m/init_einval LAB_SHOW=0 >"$LAB_OUT/mod-einval.out" 2>&1 || rc=$?
+check "MODULE=init_einval: make fails" [ $rc != 0 ]
+one_line init_einval "$LAB_OUT/mod-einval.out" \
+	"init_einval.ko did not load: insmod: can't insert .*: Invalid argument; kernel: init_einval: refusing to load"
+rc=0
+make -s overflow-demo MODULE=$m/syntax_error LAB_SHOW=0 >"$LAB_OUT/mod-syntax.out" 2>&1 || rc=$?
+check "MODULE=syntax_error: make fails" [ $rc != 0 ]
+check "the compiler's error is shown, at the user's path" \
+	grep -q "^$LAB_ROOT/$m/syntax_error/syntax_error.c:[0-9]*:[0-9]*: error: expected" "$LAB_OUT/mod-syntax.out"
+check "then one line says why" grep -q "^user-module.sh: error: MODULE=$m/syntax_error does not build against the vmap kernel" "$LAB_OUT/mod-syntax.out"
+check "out/latest is still the last good run" [ "$(readlink "$LAB_OUT/latest")" = "$good" ]
+rc=0
+make -s overflow-demo MODULE=$m/no_such_dir >"$LAB_OUT/mod-missing.out" 2>&1 || rc=$?
+one_line missing "$LAB_OUT/mod-missing.out" "MODULE=$m/no_such_dir: no such directory"
+finish

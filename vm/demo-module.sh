@@ -1,0 +1,56 @@
+#!/bin/sh
+# vm/demo-module.sh - make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"]
+# [MODULE_WAIT=seconds]: build the user's module against the lab kernel,
+# boot with it in the initramfs, arm kdump, load it with its arguments,
+# and wait for a panic (or MODULE_WAIT, 60 s). A crash gives the same run
+# directory and report as a scenario. A module that does not build or
+# does not load gets a one-line reason, and out/latest is left alone.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+VARIANT=${VARIANT:-vmap}
+MODULE_WAIT=${MODULE_WAIT:-60}
+case $MODULE_WAIT in
+'' | *[!0-9]*) die "MODULE_WAIT must be a number of seconds, not '$MODULE_WAIT'" ;;
+esac
+built=$("$LAB_ROOT/vm/user-module.sh" "$MODULE" "$VARIANT") || exit 1
+initrd=$(echo "$built" | sed -n 1p)
+moddir=$(echo "$built" | sed -n 2p)
+# The module to load: the one named after the directory, else the first.
+name=$(basename "$(CDPATH='' cd -- "$MODULE" && pwd)")
+[ -f "$moddir/$name.ko" ] || name=$(basename "$(find "$moddir" -name '*.ko' | sort | head -1)" .ko)
+args=$(echo "${MODULE_ARGS:-}" | tr -s ' ' ',' | sed 's/^,//; s/,$//')
+case $args in *[[:space:]]*) die "MODULE_ARGS: no spaces inside one argument" ;; esac
+
+mkdir -p "$LAB_OUT"
+run=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-MODULE-$name-$VARIANT-XXXX")
+rmdir "$run"
+# The boot waits MODULE_WAIT in the guest: give the run that much more.
+RUN_DIR=$run INITRD=$initrd KDUMP=${KDUMP:-1} QEMU_DUMP=0 SCENARIO='' \
+	APPEND="${APPEND:-} lab.usermod=$name${args:+ lab.usermod_args=$args} lab.wait=$MODULE_WAIT" \
+	VM_TIMEOUT=$((MODULE_WAIT + ${VM_TIMEOUT:-120})) LAB_SHOW=${LAB_SHOW:-1} \
+	"$LAB_ROOT/vm/qemu.sh" || true
+log=$run/console.log
+[ -f "$run/result" ] || die "the run left no result; see $run"
+cp "$moddir"/*.ko "$run/"
+
+con() { tr -d '\r' <"$log" | sed 's/^\[ *[0-9.]*\] //'; }
+if con | grep -q "^lab: usermod $name.ko failed to load"; then
+	why=$(con | sed -n "s/^lab: usermod $name.ko failed to load: //p")
+	kern=$(con | sed -n 's/^lab: dmesg: \[ *[0-9.]*\] //p' | grep -v '^lab' | tail -1)
+	die "MODULE=$MODULE: $name.ko did not load: ${why:-insmod failed}${kern:+; kernel: $kern} (run kept in $run; out/latest unchanged)"
+fi
+set_latest "$run"
+echo
+echo "== MODULE $name on $VARIANT: the guest ended by $(cat "$run/result") =="
+if con | grep -q "^lab: usermod $name: nothing happened"; then
+	echo "$name.ko loaded and nothing happened in ${MODULE_WAIT}s; the guest powered off"
+	echo "console: $log"
+	exit 0
+fi
+if [ -f "$run/vmcore" ]; then
+	"$LAB_ROOT/vm/report.sh" "$run"
+else
+	echo "no vmcore; console: $log"
+fi
