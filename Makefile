@@ -5,6 +5,7 @@
 #   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
 #   make test          every test; ends with "N passed, N failed"
 #   make list          the scenarios, with one-line descriptions
+#   make selftest-lkdtm  the kernel's own LKDTM selftest, in the guest
 #   make vm            interactive guest shell, gdbstub on 127.0.0.1
 #   make gdb           gdb attached to the running `make vm` guest
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
@@ -22,7 +23,7 @@ DUMP     ?= out/latest
 ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
-.PHONY: all deps kernel module initramfs build overflow-demo list vm gdb \
+.PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb \
 	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-forks clean
 
 all: build
@@ -46,6 +47,9 @@ overflow-demo: build crash-tool
 
 list:
 	@vm/list.sh
+
+selftest-lkdtm: build
+	@vm/selftest-lkdtm.sh
 
 vm: build
 	@INTERACTIVE=1 GDB=1 LAB_MODE=shell vm/qemu.sh

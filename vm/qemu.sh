@@ -4,7 +4,7 @@
 # environment (the Makefile passes them through):
 #   VARIANT=vmap|novmap   kernel variant (vmap)
 #   SCENARIO=NAME[,NAME]  scenarios for the guest init (lab.scenario=)
-#   LAB_MODE=run|shell|idle|probe   guest init mode (run)
+#   LAB_MODE=run|shell|idle|probe|selftest   guest init mode (run)
 #   APPEND="..."          extra kernel command-line arguments
 #   ACCEL=auto|kvm|tcg    accelerator; auto runs the probe (vm/accel.sh)
 #   VM_TIMEOUT=seconds    hard limit on the run (300; 3600 interactive)
@@ -50,8 +50,8 @@ case $VM_TIMEOUT in
 '' | *[!0-9]*) die "VM_TIMEOUT must be a number of seconds, not '$VM_TIMEOUT'" ;;
 esac
 case $LAB_MODE in
-run | shell | idle | probe) ;;
-*) die "unknown LAB_MODE '$LAB_MODE' (valid: run shell idle probe)" ;;
+run | shell | idle | probe | selftest) ;;
+*) die "unknown LAB_MODE '$LAB_MODE' (valid: run shell idle probe selftest)" ;;
 esac
 case ${SCENARIO:-} in
 *[!A-Za-z0-9_,]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
