@@ -59,9 +59,7 @@ printf 'root:x:0:0:root:/:/bin/sh\nlab:x:1000:1000:lab:/tmp:/bin/sh\n' >"$work/r
 printf 'root:x:0:\nlab:x:1000:\n' >"$work/root/etc/group"
 
 # Deterministic archive.
-find "$work/root" -exec touch -h -d @0 {} +
-(cd "$work/root" && find . | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -n -9 >"$out.tmp"
+pack_cpio "$work/root" "$out.tmp"
 mv "$out.tmp" "$out"
 echo "$key" >"$out.key"
 rm -rf "$work"

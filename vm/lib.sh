@@ -48,6 +48,22 @@ initramfs_image() {
 	echo "$STACKOV_CACHE/initramfs/$1.cpio.gz"
 }
 
+# pack_cpio DIR OUT: the tree under DIR as a reproducible gzip'd newc cpio
+# archive (fixed owner and timestamps, sorted entries).
+pack_cpio() {
+	find "$1" -exec touch -h -d @0 {} +
+	(cd "$1" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) |
+		gzip -n -9 >"$2"
+}
+
+# overlay_initramfs VARIANT DIR OUT: the lab's initramfs of VARIANT with
+# the tree under DIR appended as a second archive (the kernel unpacks
+# concatenated cpio archives one after the other).
+overlay_initramfs() {
+	pack_cpio "$2" "$3.overlay"
+	cat "$(initramfs_image "$1")" "$3.overlay" >"$3"
+}
+
 # Point out/latest at run directory $1, atomically.
 set_latest() {
 	ln -sfn "$(basename "$1")" "$LAB_OUT/latest.tmp.$$"

@@ -28,8 +28,5 @@ for bin in mktemp comm timeout; do
 	ldd "$path" | grep -q 'libc.so.6' || die "$path: unexpected libraries"
 	cp "$path" "$root/usr/bin/"
 done
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) |
-	gzip -n -9 >"$d/selftest.cpio.gz"
-cat "$(initramfs_image "$variant")" "$d/selftest.cpio.gz" >"$d/initrd.cpio.gz"
+overlay_initramfs "$variant" "$root" "$d/initrd.cpio.gz"
 echo "$d/initrd.cpio.gz"

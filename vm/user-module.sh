@@ -27,17 +27,13 @@ fi
 kos=$(find "$d/src" -name '*.ko' | sort)
 [ -n "$kos" ] || die "MODULE=$src built no .ko file"
 
-# The lab's initramfs with the module(s) appended: the kernel unpacks
-# concatenated cpio archives one after the other.
+# The lab's initramfs with the module(s) appended.
 root=$d/root
 rm -rf "$root"
 mkdir -p "$root/lib/modules/user"
 for ko in $kos; do
 	cp "$ko" "$root/lib/modules/user/"
 done
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0 --reproducible) |
-	gzip -n -9 >"$d/user.cpio.gz"
-cat "$(initramfs_image "$variant")" "$d/user.cpio.gz" >"$d/initrd.cpio.gz"
+overlay_initramfs "$variant" "$root" "$d/initrd.cpio.gz"
 echo "$d/initrd.cpio.gz"
 echo "$d/src"
