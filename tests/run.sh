@@ -5,7 +5,7 @@ set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
 
-TEST_TIMEOUT=${TEST_TIMEOUT:-1200}
+TEST_TIMEOUT=${TEST_TIMEOUT:-1800}
 if [ $# -gt 0 ]; then
 	list=""
 	for n in "$@"; do list="$list $LAB_ROOT/tests/$n.sh"; done
