@@ -10,9 +10,11 @@ echo "$out"
 list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
 check "the series is not empty" [ -n "$list" ]
 for p in $list; do
-	check "builds with the patches before it: $p" sh -c "echo '$out' | grep -qF 'builds: $p '"
+	built() { echo "$out" | grep -qF "builds: $p "; }
+	check "builds with the patches before it: $p" built
 	subj=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "patches/$p")
-	check "$p: subject 'area: summary' ($subj)" sh -c "echo '$subj' | grep -Eq '^[a-z0-9/_-]+: [a-z]'"
+	area_summary() { echo "$subj" | grep -Eq '^[a-z0-9/_-]+: [a-z]'; }
+	check "$p: subject 'area: summary' ($subj)" area_summary
 	check "$p: Signed-off-by" grep -q '^Signed-off-by: .* <.*@.*>$' "patches/$p"
 	body=$(sed -n '/^$/,/^---$/p' "patches/$p" | grep -vc '^\(---\|Signed-off-by:.*\)\?$')
 	check "$p: a body that says why ($body lines)" [ "$body" -ge 5 ]

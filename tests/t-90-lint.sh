@@ -11,13 +11,16 @@ scripts=$(ls vm/*.sh tests/*.sh bench/*.sh .ci/run vm/guest/init 2>/dev/null)
 check "shellcheck on $(echo $scripts | wc -w) scripts" shellcheck $scripts
 
 cp=$LAB_TREE/scripts/checkpatch.pl
+checkpatch_outside() { (cd / && "$cp" --no-tree --quiet "$1"); }
 if [ -x "$cp" ]; then
 	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/host/*.c; do
 		check "checkpatch $f" "$cp" --no-tree --quiet --terse -f "$f"
 	done
 	for p in patches/*.patch; do
 		[ -f "$p" ] || continue
-		check "checkpatch $p" "$cp" --no-tree --quiet "$p"
+		# From outside this git repository: inside one, checkpatch.pl reads
+		# a .patch file as a source file.
+		check "checkpatch $p" checkpatch_outside "$LAB_ROOT/$p"
 	done
 else
 	fail "checkpatch.pl not found at $cp (kernel tree not unpacked)"
