@@ -10,8 +10,11 @@ s=$(mktemp -d)
 trap 'rm -rf "$s"' EXIT
 tree=$s/tree pd=$s/patches
 mkdir -p "$tree/kernel" "$pd"
-cp "$LAB_TREE/kernel/fork.c" "$LAB_TREE/Makefile" "$tree/kernel/" 2>/dev/null ||
-	printf 'a\nb\nc\n' >"$tree/kernel/fork.c"
+# Two real files of the kernel when the tree is unpacked, stand-ins before.
+for f in kernel/fork.c Makefile; do
+	cp "$LAB_TREE/$f" "$tree/kernel/" 2>/dev/null ||
+		printf 'line 1 of %s\nline 2\nline 3\n' "$f" >"$tree/kernel/${f##*/}"
+done
 g() { git -C "$tree" -c user.name=t -c user.email=t@t "$@"; }
 g init -q && g add -A && g commit -qm pristine && g tag pristine
 # A real patch, made the way the lab's patches are made.
