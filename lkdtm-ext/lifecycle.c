@@ -151,6 +151,21 @@ static void unpin_kthreadd(struct task_struct *kthreadd, struct cpumask *saved)
 	put_task_struct(kthreadd);
 }
 
+/* Start @fn on @cpu and wait until it has recorded its stack in @p. */
+static struct task_struct *start_probe(int (*fn)(void *), struct reuse_probe *p,
+				       const char *name, int cpu)
+{
+	struct task_struct *t = kthread_create(fn, p, name);
+
+	if (IS_ERR(t))
+		return t;
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	while (!READ_ONCE(p->stack))
+		msleep(WAIT_STEP_MS);
+	return t;
+}
+
 static void lkdtm_ext_STACK_REUSE(void)
 {
 	struct reuse_probe a = {}, b = {};
@@ -165,13 +180,9 @@ static void lkdtm_ext_STACK_REUSE(void)
 		pr_err("FAIL: STACK_REUSE: no kthreadd\n");
 		goto out;
 	}
-	t = kthread_create(reuse_a_fn, &a, "lkdtm_reuse_a");
+	t = start_probe(reuse_a_fn, &a, "lkdtm_reuse_a", cpu);
 	if (IS_ERR(t))
 		goto fail;
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	while (!READ_ONCE(a.stack))
-		msleep(WAIT_STEP_MS);
 	/* Empty this CPU's cache (two forks take what it holds), then let A go. */
 	for (i = 0; i < NR_DRAINERS; i++) {
 		drain[i] = kthread_run(sleeper_fn, NULL, "lkdtm_drain/%d", i);
@@ -181,13 +192,9 @@ static void lkdtm_ext_STACK_REUSE(void)
 	if (!stop_and_release(t))
 		pr_info("STACK_REUSE: A's stack was not released within %d ms\n", WAIT_MAX_MS);
 
-	t = kthread_create(reuse_b_fn, &b, "lkdtm_reuse_b");
+	t = start_probe(reuse_b_fn, &b, "lkdtm_reuse_b", cpu);
 	if (IS_ERR(t))
 		goto fail;
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	while (!READ_ONCE(b.stack))
-		msleep(WAIT_STEP_MS);
 	stop_and_release(t);
 	for (i = 0; i < NR_DRAINERS; i++)
 		if (drain[i])
