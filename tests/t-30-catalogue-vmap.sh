@@ -10,14 +10,10 @@
 
 table=$LAB_OUT/catalogue-vmap.txt
 : >"$table"
-klog() { tr -d '\r' <"$log" | sed 's/^\[ *[0-9.]*\] //'; }
+klog() { kernel_log "$log"; }
 in_log() { klog | grep -Eq -- "$1"; }
 field() { klog | sed -n "s/.*$1: result .*$2=\([0-9a-z]*\).*/\1/p" | head -1; }
-outcome() {
-	o=$(klog | grep -E 'BUG: |Kernel panic|kernel BUG|PANIC:|FAIL:|XFAIL:|: result ' |
-		head -2 | cut -c1-100 | sed 's/^lkdtm_ext: //' | paste -sd'|' | sed 's/|/ | /')
-	printf '%-20s %-8s %s\n' "$s" "$(cat "$run/result")" "$o" >>"$table"
-}
+outcome() { record_outcome "$table" 8 "$s"; }
 runs=''
 demo() {
 	make -s -C "$LAB_ROOT" overflow-demo SCENARIO="$s" VARIANT=vmap QEMU_DUMP=0 LAB_SHOW=0 \

@@ -10,14 +10,10 @@
 
 table=$LAB_OUT/catalogue-novmap.txt
 : >"$table"
-klog() { tr -d '\r' <"$run/console.log" | sed 's/^\[ *[0-9.]*\] //'; }
+klog() { kernel_log "$run/console.log"; }
 in_log() { klog | grep -Eq -- "$1"; }
 no_guard_report() { ! in_log 'stack guard page was hit'; }
-outcome() {
-	o=$(klog | grep -E 'BUG: |Kernel panic|kernel BUG|PANIC:|FAIL:|XFAIL:|: result |general protection|Oops' |
-		head -2 | cut -c1-100 | sed 's/^lkdtm_ext: //' | paste -sd'|' | sed 's/|/ | /')
-	printf '%-20s %-12s %s\n' "$s" "$(cat "$run/result")" "${o:-(nothing on the console)}" >>"$table"
-}
+outcome() { record_outcome "$table" 12 "$s" 'general protection|Oops'; }
 
 for s in RECURSE_TASK RECURSE_KTHREAD RECURSE_WORKQUEUE RECURSE_HARDIRQ \
 	RECURSE_SOFTIRQ RECURSE_LOCKED BIG_FRAME GUARD_JUMP STACK_SG STACK_DMA \

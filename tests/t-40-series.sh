@@ -65,7 +65,7 @@ check "without the option a task stack overflow panics as before" has '^Kernel p
 # 5: the new line, against the dump.
 boot report VARIANT=vmap KDUMP=1 SCENARIO=RECURSE_TASK VM_TIMEOUT=120
 log=$run/vmcore.dmesg
-klog() { tr -d '\r' <"$log" | sed 's/^\[ *[0-9.]*\] //'; }
+klog() { kernel_log "$log"; }
 bug=$(klog | sed -n 's/^BUG: TASK stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3/p')
 new=$(klog | sed -n 's/^traps: TASK stack overflow: \([0-9]*\) bytes below the stack, comm \([^ ]*\) pid \([0-9]*\) cpu \([0-9]*\)$/\1 \2 \3 \4/p')
 echo "BUG line: $bug; new line: $new"

@@ -7,7 +7,7 @@
 cd "$LAB_ROOT" || exit 1
 out=$("$LAB_ROOT/vm/bisect.sh" 2>&1) || true
 echo "$out"
-list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series)
+list=$(series_patches patches)
 check "the series is not empty" [ -n "$list" ]
 for p in $list; do
 	built() { echo "$out" | grep -qF "builds: $p "; }

@@ -9,7 +9,7 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 pdir=$LAB_PATCHES
-list=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$pdir/series")
+list=$(series_patches "$pdir")
 [ -n "$list" ] || { echo "bisect: the series is empty"; exit 0; }
 # shellcheck disable=SC2086
 key=$(cd "$pdir" && hash_files series $list "$LAB_ROOT/vm/config/base.config" "$LAB_ROOT/vm/config/vmap.config")

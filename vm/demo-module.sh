@@ -35,7 +35,7 @@ log=$run/console.log
 [ -f "$run/result" ] || die "the run left no result; see $run"
 cp "$moddir"/*.ko "$run/"
 
-con() { tr -d '\r' <"$log" | sed 's/^\[ *[0-9.]*\] //'; }
+con() { kernel_log "$log"; }
 if con | grep -q "^lab: usermod $name.ko failed to load"; then
 	why=$(con | sed -n "s/^lab: usermod $name.ko failed to load: //p")
 	kern=$(con | sed -n 's/^lab: dmesg: \[ *[0-9.]*\] //p' | grep -v '^lab' | tail -1)

@@ -48,6 +48,17 @@ initramfs_image() {
 	echo "$STACKOV_CACHE/initramfs/$1.cpio.gz"
 }
 
+# kernel_log FILE: a console log as text: no carriage returns, no printk
+# timestamps.
+kernel_log() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'
+}
+
+# series_patches DIR: the patch files DIR/series names, in order.
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
+}
+
 # pack_cpio DIR OUT: the tree under DIR as a reproducible gzip'd newc cpio
 # archive (fixed owner and timestamps, sorted entries).
 pack_cpio() {

@@ -13,7 +13,7 @@ series=$pdir/series
 [ -f "$series" ] || die "no series file: $series"
 
 # The series, comments and blank lines removed.
-list=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$series")
+list=$(series_patches "$pdir")
 for p in $list; do
 	[ -f "$pdir/$p" ] || die "$series names '$p', which does not exist"
 done

@@ -10,11 +10,11 @@ set -eu
 run=${1:?usage: report.sh RUN_DIR}
 [ -f "$run/console.log" ] || die "$run is not a run directory"
 rep=$run/report.txt
-con() { tr -d '\r' <"$run/console.log" | sed 's/^\[ *[0-9.]*\] //'; }
+con() { kernel_log "$run/console.log"; }
 text=$(con | sed -n 's/^lab: module lkdtm_ext .text //p' | head -1)
 
 klog() {
-	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' |
+	kernel_log "$1" |
 		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
 }
 rm -f "$rep.crash"
@@ -67,7 +67,7 @@ echo
 echo "== post-mortem of $(basename "$run") =="
 for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	[ -f "$f" ] || continue
-	line=$(tr -d '\r' <"$f" | sed 's/^\[ *[0-9.]*\] //' | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
+	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
