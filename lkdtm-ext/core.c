@@ -169,7 +169,12 @@ static int __init lkdtm_ext_init(void)
 
 static void __exit lkdtm_ext_exit(void)
 {
+	int i;
+
 	debugfs_remove_recursive(lkdtm_ext_dir);
+	for (i = 0; i < ARRAY_SIZE(categories); i++)
+		if (categories[i]->exit)
+			categories[i]->exit();
 }
 
 module_init(lkdtm_ext_init);

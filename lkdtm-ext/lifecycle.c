@@ -28,12 +28,34 @@
 BOUNDED_INT_PARAM(depth, 16, 1, 40, "STACK_DEPTH recursion depth, 256-byte frames");
 BOUNDED_INT_PARAM(threads, 8, 1, 64, "STACK_ACCOUNTING kthreads to start");
 
-#define FILLERS_PER_CPU 3
-#define NR_DRAINERS 2	/* NR_CACHED_STACKS in kernel/fork.c */
+#define MAX_CACHE 16	/* MAX_CACHED_STACKS in kernel/fork.c */
 #define PATTERN 0xa5
 #define PATTERN_WORD 0xa5a5a5a5a5a5a5a5UL
 #define WAIT_STEP_MS 10
 #define WAIT_MAX_MS 3000
+
+/*
+ * How many freed stacks each CPU caches: kstack_cache= on the patched
+ * kernel (0 to 16, default 2); no cache without CONFIG_VMAP_STACK.
+ */
+static unsigned int cache_size(void)
+{
+#ifdef CONFIG_VMAP_STACK
+	return min_t(unsigned int, vmap_stack_cache_size(), MAX_CACHE);
+#else
+	return 0;
+#endif
+}
+
+/* Wait up to WAIT_MAX_MS for *@p to become non-NULL; false if it did not. */
+static bool wait_for_ptr(void **p)
+{
+	int waited;
+
+	for (waited = 0; !READ_ONCE(*p) && waited < WAIT_MAX_MS; waited += WAIT_STEP_MS)
+		msleep(WAIT_STEP_MS);
+	return READ_ONCE(*p);
+}
 
 static int sleeper_fn(void *unused)
 {
@@ -91,7 +113,7 @@ static void lkdtm_ext_STACK_DEPTH(void)
 }
 
 struct reuse_probe {
-	unsigned long stack;
+	void *stack;
 	unsigned long stale_words;
 	unsigned long words;
 };
@@ -108,7 +130,7 @@ static int reuse_a_fn(void *arg)
 {
 	struct reuse_probe *p = arg;
 
-	p->stack = (unsigned long)task_stack_page(current);
+	WRITE_ONCE(p->stack, task_stack_page(current));
 	scribble();	/* leave a pattern deep in this stack */
 	return sleeper_fn(NULL);
 }
@@ -119,11 +141,11 @@ static int reuse_b_fn(void *arg)
 	unsigned long *w = end_of_stack(current) + 1;
 	unsigned long *sp = (unsigned long *)(current_stack_pointer - 256);
 
-	p->stack = (unsigned long)task_stack_page(current);
 	/* Below our stack pointer: what A left there, unless it was cleared. */
 	for (; w < sp; w++, p->words++)
 		if (*w == PATTERN_WORD)
 			p->stale_words++;
+	WRITE_ONCE(p->stack, task_stack_page(current));
 	return sleeper_fn(NULL);
 }
 
@@ -151,7 +173,10 @@ static void unpin_kthreadd(struct task_struct *kthreadd, struct cpumask *saved)
 	put_task_struct(kthreadd);
 }
 
-/* Start @fn on @cpu and wait until it has recorded its stack in @p. */
+/*
+ * Start @fn on @cpu and wait until it has recorded its stack in @p; a
+ * probe that does not within WAIT_MAX_MS is stopped and -ETIMEDOUT.
+ */
 static struct task_struct *start_probe(int (*fn)(void *), struct reuse_probe *p,
 				       const char *name, int cpu)
 {
@@ -161,15 +186,18 @@ static struct task_struct *start_probe(int (*fn)(void *), struct reuse_probe *p,
 		return t;
 	kthread_bind(t, cpu);
 	wake_up_process(t);
-	while (!READ_ONCE(p->stack))
-		msleep(WAIT_STEP_MS);
+	if (!wait_for_ptr(&p->stack)) {
+		stop_and_release(t);
+		return ERR_PTR(-ETIMEDOUT);
+	}
 	return t;
 }
 
 static void lkdtm_ext_STACK_REUSE(void)
 {
 	struct reuse_probe a = {}, b = {};
-	struct task_struct *t, *kthreadd, *drain[NR_DRAINERS] = {};
+	struct task_struct *t, *kthreadd, *drain[MAX_CACHE] = {};
+	unsigned int n = cache_size();
 	int cpu = raw_smp_processor_id(), i;
 	cpumask_var_t saved;
 
@@ -177,14 +205,17 @@ static void lkdtm_ext_STACK_REUSE(void)
 		return;
 	kthreadd = pin_kthreadd(cpu, saved);
 	if (!kthreadd) {
-		pr_err("FAIL: STACK_REUSE: no kthreadd\n");
+		pr_err("STACK_REUSE: cannot run: no kthreadd\n");
 		goto out;
 	}
 	t = start_probe(reuse_a_fn, &a, "lkdtm_reuse_a", cpu);
 	if (IS_ERR(t))
 		goto fail;
-	/* Empty this CPU's cache (two forks take what it holds), then let A go. */
-	for (i = 0; i < NR_DRAINERS; i++) {
+	/*
+	 * Empty this CPU's cache (as many forks as it holds stacks), then let
+	 * A go: its stack is then the only one in the cache.
+	 */
+	for (i = 0; i < n; i++) {
 		drain[i] = kthread_run(sleeper_fn, NULL, "lkdtm_drain/%d", i);
 		if (IS_ERR(drain[i]))
 			drain[i] = NULL;
@@ -196,16 +227,16 @@ static void lkdtm_ext_STACK_REUSE(void)
 	if (IS_ERR(t))
 		goto fail;
 	stop_and_release(t);
-	for (i = 0; i < NR_DRAINERS; i++)
+	for (i = 0; i < n; i++)
 		if (drain[i])
 			stop_and_release(drain[i]);
-	pr_info("STACK_REUSE: result cpu=%d a_stack=%#lx b_stack=%#lx reused=%d stale_words=%lu of %lu zeroed=%d\n",
-		cpu, a.stack, b.stack, a.stack == b.stack, b.stale_words, b.words,
+	pr_info("STACK_REUSE: result cpu=%d cache_size=%u a_stack=%p b_stack=%p reused=%d stale_words=%lu of %lu zeroed=%d\n",
+		cpu, n, a.stack, b.stack, a.stack == b.stack, b.stale_words, b.words,
 		b.stale_words == 0);
 	goto unpin;
 fail:
-	pr_err("FAIL: STACK_REUSE: kthread_create: %ld\n", PTR_ERR(t));
-	for (i = 0; i < NR_DRAINERS; i++)
+	pr_err("STACK_REUSE: cannot run: starting a probe kthread: %ld\n", PTR_ERR(t));
+	for (i = 0; i < n; i++)
 		if (drain[i])
 			stop_and_release(drain[i]);
 unpin:
@@ -235,46 +266,39 @@ static long kernel_stack_kb_exact(void)
 	return kb;
 }
 
-#define ACCOUNTING_ATTEMPTS 5
-
+/*
+ * One measurement, reported as it came out: if some other task forked or
+ * exited meanwhile, the numbers say so and the test fails.
+ */
 static void lkdtm_ext_STACK_ACCOUNTING(void)
 {
 	struct task_struct **t;
 	long before, during, after, mi_before, mi_during, mi_after;
 	long expected;
-	int i, n = threads.val, started, attempt;
+	int i, n = threads.val, started = 0;
 
 	t = kcalloc(n, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return;
-	/*
-	 * Other tasks may fork or exit meanwhile (a new kworker, say) and move
-	 * the counter too: measure again, a few times, until no one did.
-	 */
-	for (attempt = 1; attempt <= ACCOUNTING_ATTEMPTS; attempt++) {
-		started = 0;
-		mi_before = global_node_page_state(NR_KERNEL_STACK_KB);
-		before = kernel_stack_kb_exact();
-		for (i = 0; i < n; i++) {
-			t[i] = kthread_run(sleeper_fn, NULL, "lkdtm_acct/%d", i);
-			if (IS_ERR(t[i]))
-				break;
-			started++;
-		}
-		mi_during = global_node_page_state(NR_KERNEL_STACK_KB);
-		during = kernel_stack_kb_exact();
-		for (i = 0; i < started; i++)
-			stop_and_release(t[i]);
-		mi_after = global_node_page_state(NR_KERNEL_STACK_KB);
-		after = kernel_stack_kb_exact();
-		expected = started * (THREAD_SIZE / 1024);
-		if (during - before == expected && during - after == expected)
+	mi_before = global_node_page_state(NR_KERNEL_STACK_KB);
+	before = kernel_stack_kb_exact();
+	for (i = 0; i < n; i++) {
+		t[i] = kthread_run(sleeper_fn, NULL, "lkdtm_acct/%d", i);
+		if (IS_ERR(t[i]))
 			break;
+		started++;
 	}
+	mi_during = global_node_page_state(NR_KERNEL_STACK_KB);
+	during = kernel_stack_kb_exact();
+	for (i = 0; i < started; i++)
+		stop_and_release(t[i]);
+	mi_after = global_node_page_state(NR_KERNEL_STACK_KB);
+	after = kernel_stack_kb_exact();
+	expected = started * (THREAD_SIZE / 1024);
 	kfree(t);
-	pr_info("STACK_ACCOUNTING: result threads=%d thread_size_kb=%lu before_kb=%ld during_kb=%ld after_kb=%ld grew_kb=%ld expected_kb=%ld fell_kb=%ld attempts=%d\n",
+	pr_info("STACK_ACCOUNTING: result threads=%d thread_size_kb=%lu before_kb=%ld during_kb=%ld after_kb=%ld grew_kb=%ld expected_kb=%ld fell_kb=%ld\n",
 		started, THREAD_SIZE / 1024, before, during, after, during - before,
-		expected, during - after, min(attempt, ACCOUNTING_ATTEMPTS));
+		expected, during - after);
 	pr_info("STACK_ACCOUNTING: as /proc/meminfo KernelStack shows it (per-CPU deltas not folded in): before_kb=%ld during_kb=%ld after_kb=%ld\n",
 		mi_before, mi_during, mi_after);
 }
@@ -291,24 +315,36 @@ static int uae_victim_fn(void *unused)
 
 static void lkdtm_ext_STACK_USE_AFTER_EXIT(void)
 {
-	struct task_struct *fill[NR_CPUS * FILLERS_PER_CPU] = {}, *victim;
+	unsigned int per_cpu = cache_size() + 1;
+	struct task_struct **fill, *victim;
 	int cpu, i, n = 0, waited;
 	unsigned long *p;
 
+	WRITE_ONCE(uae_ptr, NULL);
+	fill = kcalloc(num_online_cpus() * per_cpu, sizeof(*fill), GFP_KERNEL);
+	if (!fill)
+		return;
 	victim = kthread_create(uae_victim_fn, NULL, "lkdtm_uae");
 	if (IS_ERR(victim)) {
-		pr_err("FAIL: STACK_USE_AFTER_EXIT: kthread_create: %ld\n", PTR_ERR(victim));
-		return;
+		pr_err("STACK_USE_AFTER_EXIT: cannot run: kthread_create: %ld\n", PTR_ERR(victim));
+		goto out;
 	}
 	kthread_bind(victim, raw_smp_processor_id());
 	wake_up_process(victim);
-	while (!READ_ONCE(uae_ptr))
-		msleep(WAIT_STEP_MS);
+	if (!wait_for_ptr((void **)&uae_ptr)) {
+		pr_err("STACK_USE_AFTER_EXIT: cannot run: the victim did not start within %d ms\n",
+		       WAIT_MAX_MS);
+		stop_and_release(victim);
+		goto out;
+	}
 	p = READ_ONCE(uae_ptr);
 
-	/* Fill every CPU's stack cache, so the victim's stack is really freed. */
+	/*
+	 * Fill every CPU's stack cache (one more exit than it holds stacks),
+	 * so that the victim's stack is really freed.
+	 */
 	for_each_online_cpu(cpu)
-		for (i = 0; i < FILLERS_PER_CPU; i++) {
+		for (i = 0; i < per_cpu; i++) {
 			fill[n] = kthread_create_on_cpu(sleeper_fn, NULL, cpu, "lkdtm_fill/%u");
 			if (IS_ERR(fill[n]))
 				continue;
@@ -316,8 +352,8 @@ static void lkdtm_ext_STACK_USE_AFTER_EXIT(void)
 		}
 	for (i = 0; i < n; i++)
 		stop_and_release(fill[i]);
-	pr_info("STACK_USE_AFTER_EXIT: %d fillers exited; the victim's local variable is at %p\n",
-		n, p);
+	pr_info("STACK_USE_AFTER_EXIT: %d fillers exited (cache size %u); the victim's local variable is at %p\n",
+		n, per_cpu - 1, p);
 
 	stop_and_release(victim);
 	if (IS_ENABLED(CONFIG_VMAP_STACK)) {
@@ -329,18 +365,24 @@ static void lkdtm_ext_STACK_USE_AFTER_EXIT(void)
 			msleep(WAIT_STEP_MS);
 		}
 		if (vmalloc_to_page(p)) {
-			pr_err("XFAIL: STACK_USE_AFTER_EXIT: the victim's stack is still mapped (back in a stack cache?)\n");
-			return;
+			pr_err("STACK_USE_AFTER_EXIT: cannot run: the victim's stack is still mapped after %d ms (back in a stack cache?)\n",
+			       WAIT_MAX_MS);
+			goto out;
 		}
 		vm_unmap_aliases();
 		pr_info("STACK_USE_AFTER_EXIT: the stack is unmapped (freed after %d ms); reading %p\n",
 			waited, p);
+		pr_err("FAIL: STACK_USE_AFTER_EXIT: read %#lx through a pointer into a freed, unmapped stack; nothing caught it\n",
+		       READ_ONCE(*p));
 	} else {
+		/* Nothing can catch this on a linear-map stack: the lesson. */
 		pr_info("STACK_USE_AFTER_EXIT: the stack is back in the page allocator; reading %p\n",
 			p);
+		pr_info("STACK_USE_AFTER_EXIT: result vmap_stack=0 read=%#lx: the read through a pointer into a freed stack went unnoticed\n",
+			READ_ONCE(*p));
 	}
-	pr_err("FAIL: STACK_USE_AFTER_EXIT: read %#lx through a pointer into a freed stack; nothing caught it\n",
-	       READ_ONCE(*p));
+out:
+	kfree(fill);
 }
 
 static struct crashtype crashtypes[] = {

@@ -21,19 +21,27 @@ struct crashtype {
 		.func = lkdtm_ext_ ## _name,	\
 	}
 
-/* One scenario family: the table exported by one source file. */
+/*
+ * One scenario family: the table exported by one source file, and what
+ * must be undone when the module goes (a timer or work item still queued).
+ */
 struct crashtype_category {
 	const char *name;
 	struct crashtype *crashtypes;
 	size_t len;
+	void (*exit)(void);
 };
 
-#define CRASHTYPE_CATEGORY(_name, _table)		\
+#define CRASHTYPE_CATEGORY_EXIT(_name, _table, _exit)		\
 	struct crashtype_category _name ## _crashtypes = {	\
 		.name = __stringify(_name),			\
 		.crashtypes = _table,				\
 		.len = ARRAY_SIZE(_table),			\
+		.exit = _exit,					\
 	}
+
+#define CRASHTYPE_CATEGORY(_name, _table)			\
+	CRASHTYPE_CATEGORY_EXIT(_name, _table, NULL)
 
 extern struct crashtype_category recurse_crashtypes;
 extern struct crashtype_category frame_crashtypes;

@@ -23,29 +23,55 @@ static void lkdtm_ext_STACK_SG(void)
 	struct scatterlist sg;
 	char buf[BUF_BYTES];
 
+	if (!IS_ENABLED(CONFIG_DEBUG_SG)) {
+		pr_err("XFAIL: STACK_SG: this kernel has no CONFIG_DEBUG_SG to check sg_set_buf()\n");
+		return;
+	}
 	memset(buf, 0x5a, sizeof(buf));
 	pr_info("STACK_SG: sg_init_one() on the stack buffer %p (is_vmalloc_addr %d)\n",
 		buf, is_vmalloc_addr(buf));
 	sg_init_one(&sg, buf, sizeof(buf));
-	pr_err("FAIL: STACK_SG: a scatterlist entry now points at the stack (page pfn %#lx)\n",
-	       page_to_pfn(sg_page(&sg)));
+	/* DEBUG_SG checks virt_addr_valid(): a vmap stack address must BUG. */
+	if (IS_ENABLED(CONFIG_VMAP_STACK))
+		pr_err("FAIL: STACK_SG: a scatterlist entry now points at the vmap stack (page pfn %#lx)\n",
+		       page_to_pfn(sg_page(&sg)));
+	else
+		pr_info("STACK_SG: result vmalloc_stack=%d sg_page_pfn=%#lx: a linear-map stack address is valid for a scatterlist\n",
+			is_vmalloc_addr(buf), page_to_pfn(sg_page(&sg)));
 }
 
+/*
+ * The fixed pattern: the data goes into a heap buffer, the scatterlist
+ * describes it, and reading back through the scatterlist (the kmap path a
+ * driver's DMA or crypto code takes) gives the same bytes.
+ */
 static void lkdtm_ext_HEAP_SG(void)
 {
 	struct scatterlist sg;
 	char *buf = kmalloc(BUF_BYTES, GFP_KERNEL);
-	bool same;
+	char copy[BUF_BYTES];
+	bool virt_ok, data_ok;
+	size_t copied;
+	int i;
 
 	if (!buf) {
-		pr_err("FAIL: HEAP_SG: kmalloc failed\n");
+		pr_err("HEAP_SG: cannot run: kmalloc failed\n");
 		return;
 	}
-	memset(buf, 0x5a, BUF_BYTES);
+	for (i = 0; i < BUF_BYTES; i++)
+		buf[i] = i ^ 0x5a;
+	memset(copy, 0, sizeof(copy));
 	sg_init_one(&sg, buf, BUF_BYTES);
-	same = sg_virt(&sg) == buf && !memcmp(sg_virt(&sg), buf, BUF_BYTES);
-	pr_info("HEAP_SG: result ok=%d buf=%p sg_page_pfn=%#lx sg_virt_matches=%d\n",
-		same, buf, page_to_pfn(sg_page(&sg)), same);
+	virt_ok = sg_virt(&sg) == buf;
+	copied = sg_copy_to_buffer(&sg, 1, copy, sizeof(copy));
+	data_ok = copied == BUF_BYTES;
+	for (i = 0; i < BUF_BYTES; i++)
+		if (copy[i] != (char)(i ^ 0x5a))
+			data_ok = false;
+	if (!virt_ok || !data_ok)
+		pr_err("FAIL: HEAP_SG: the scatterlist does not describe the heap buffer\n");
+	pr_info("HEAP_SG: result ok=%d buf=%p sg_page_pfn=%#lx sg_virt_matches=%d copied=%zu data_matches=%d\n",
+		virt_ok && data_ok, buf, page_to_pfn(sg_page(&sg)), virt_ok, copied, data_ok);
 	kfree(buf);
 }
 
@@ -59,11 +85,11 @@ static void lkdtm_ext_STACK_DMA(void)
 
 	pdev = platform_device_register_simple("lkdtm_ext_dma", -1, NULL, 0);
 	if (IS_ERR(pdev)) {
-		pr_err("FAIL: STACK_DMA: no lab device: %ld\n", PTR_ERR(pdev));
+		pr_err("STACK_DMA: cannot run: no lab device: %ld\n", PTR_ERR(pdev));
 		return;
 	}
 	if (dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64))) {
-		pr_err("FAIL: STACK_DMA: cannot set a DMA mask\n");
+		pr_err("STACK_DMA: cannot run: cannot set a DMA mask\n");
 		goto out;
 	}
 	memset(buf, 0x5a, sizeof(buf));
@@ -85,6 +111,8 @@ static void lkdtm_ext_STACK_DMA(void)
 	if (paged_ok)
 		dma_unmap_page(&pdev->dev, paged, sizeof(buf), DMA_TO_DEVICE);
 
+	if (is_vmalloc_addr(buf) && single_ok)
+		pr_err("FAIL: STACK_DMA: dma_map_single() mapped a vmalloc'd stack address\n");
 	pr_info("STACK_DMA: result vmalloc_stack=%d map_single=%s map_page=%s\n",
 		is_vmalloc_addr(buf), single_ok ? "mapped" : "refused",
 		paged_ok ? "mapped" : "refused");

@@ -154,4 +154,15 @@ static struct crashtype crashtypes[] = {
 	CRASHTYPE(RECURSE_LOCKED, "unbounded recursion with a spinlock held, preemption off"),
 };
 
-CRASHTYPE_CATEGORY(recurse, crashtypes);
+/*
+ * A scenario that was queued but has not run yet must not run after the
+ * module text is gone: cancel the timer, the work item and the irq_work.
+ */
+static void recurse_exit(void)
+{
+	del_timer_sync(&recurse_timer);
+	cancel_work_sync(&recurse_work);
+	irq_work_sync(&recurse_irq_work);
+}
+
+CRASHTYPE_CATEGORY_EXIT(recurse, crashtypes, recurse_exit);
