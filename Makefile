@@ -15,6 +15,7 @@
 #   make bench-kdump   panic-to-vmcore time and dump sizes
 #   make bench-crashkernel   the smallest crashkernel= that works
 #   make bench-forks   fork cost and stack-cache counters, per cache setting
+#   make bench-latency no-op build, accelerator probe, make crash refusals
 
 VARIANT  ?= vmap
 SCENARIO ?= RECURSE_TASK
@@ -24,7 +25,7 @@ ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb \
-	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-forks clean
+	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-forks bench-latency clean
 
 all: build
 
@@ -81,6 +82,9 @@ bench-crashkernel: build
 bench-forks: build
 	@$(MAKE) -s build VARIANT=novmap
 	@bench/forks.sh
+
+bench-latency: build crash-tool
+	@bench/latency.sh
 
 clean:
 	rm -rf out

@@ -3,12 +3,44 @@
 
 usage: /usr/bin/python3 drgn-scripts/postmortem.py VMCORE VMLINUX [MODULE.ko...]
 
-Prints the crashed task, its stack bounds, and drgn's stack trace of it.
+Prints the crashed task, its stack bounds, and drgn's stack trace of it,
+each frame with the stack its stack pointer is on: TASK (the task's own
+stack), TASK-GUARD (the page below it), IRQ (the CPU's hardirq stack),
+an exception stack (DF, NMI, DB, MCE, VC...), or ? (none of those).
 """
 import sys
 
 import drgn
+from drgn.helpers.linux.percpu import per_cpu
 from drgn.helpers.linux.sched import task_cpu
+
+
+def stacks_of(prog, task, cpu, thread_size):
+    """The stacks the crashed CPU may be on: [(name, low, high)]."""
+    lo = task.stack.value_()
+    out = [("TASK", lo, lo + thread_size), ("TASK-GUARD", lo - 4096, lo)]
+    try:
+        size = prog.type("struct irq_stack").size
+        top = per_cpu(prog["hardirq_stack_ptr"], cpu).value_() + 8
+        out.append(("IRQ", top - size, top))
+    except (LookupError, drgn.FaultError):
+        pass
+    try:
+        cea = per_cpu(prog["cea_exception_stacks"], cpu)
+        for m in cea.type_.type.members:
+            if m.name.endswith("_stack") and not m.name.endswith("_guard"):
+                base = cea.value_() + m.offset
+                out.append((m.name[:-len("_stack")], base, base + m.type.size))
+    except (LookupError, drgn.FaultError, AttributeError):
+        pass
+    return out
+
+
+def stack_kind(stacks, sp):
+    for name, low, high in stacks:
+        if low <= sp < high:
+            return name
+    return "?"
 
 
 def main(argv):
@@ -49,13 +81,17 @@ def main(argv):
         print("rsp:            %#x (%s)" % (rsp, rel))
     except (LookupError, IndexError):
         pass
-    print("stack trace (%d frames; a run of identical frames is shown once):" % len(trace))
+    stacks = stacks_of(prog, task, task_cpu(task), thread_size)
+    print("stack trace (%d frames; a run of identical frames is shown once;"
+          " [the stack each is on]):" % len(trace))
     i = 0
     while i < len(trace):
         frame = trace[i]
         j = i
+        kind = stack_kind(stacks, frame.sp)
         while (j + 1 < len(trace) and trace[j + 1].pc == frame.pc and
-               trace[j + 1].name == frame.name):
+               trace[j + 1].name == frame.name and
+               stack_kind(stacks, trace[j + 1].sp) == kind):
             j += 1
         name = frame.name or "??"
         try:
@@ -64,7 +100,7 @@ def main(argv):
             src = ""
         span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
         times = "" if i == j else " (x%d)" % (j - i + 1)
-        print("  %-9s %#x %s%s%s" % (span, frame.pc, name, src, times))
+        print("  %-9s %#x %s%s%s [%s]" % (span, frame.pc, name, src, times, kind))
         i = j + 1
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ if [ -f "$img" ] && [ "$(cat "$img.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
 
+remove_on_exit "$img.tmp.$$" "$img.key.$$"
 mib=1048576
 ksize=$(stat -c %s "$kernel")
 isize=$(stat -c %s "$initrd")
@@ -27,11 +28,11 @@ koff=1
 ioff=$((koff + (ksize + mib - 1) / mib))
 ksha=$(sha256sum "$kernel" | cut -d' ' -f1)
 isha=$(sha256sum "$initrd" | cut -d' ' -f1)
-rm -f "$img.tmp"
 printf 'stackov-capture kernel=%s,%s,%s initrd=%s,%s,%s\n' \
-	$koff "$ksize" "$ksha" $ioff "$isize" "$isha" | dd of="$img.tmp" bs=512 conv=sync status=none
-dd if="$kernel" of="$img.tmp" bs=$mib seek=$koff conv=sync,notrunc status=none
-dd if="$initrd" of="$img.tmp" bs=$mib seek=$ioff conv=sync,notrunc status=none
-mv "$img.tmp" "$img"
-echo "$key" >"$img.key"
+	$koff "$ksize" "$ksha" $ioff "$isize" "$isha" | dd of="$img.tmp.$$" bs=512 conv=sync status=none
+dd if="$kernel" of="$img.tmp.$$" bs=$mib seek=$koff conv=sync,notrunc status=none
+dd if="$initrd" of="$img.tmp.$$" bs=$mib seek=$ioff conv=sync,notrunc status=none
+echo "$key" >"$img.key.$$"
+mv "$img.tmp.$$" "$img"
+mv "$img.key.$$" "$img.key"
 echo "$img"

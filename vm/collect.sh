@@ -12,12 +12,20 @@ run=${1:?usage: collect.sh RUN_DIR}
 variant=$(sed -n 's/^variant=//p' "$run/run.env")
 vmlinux=$(sed -n 's/^vmlinux=//p' "$run/run.env")
 
+log=$run/collect.log
+: >"$log"
+q=$run/qemu-vmcore
+remove_on_exit "$q.tmp"
+# note WHAT: a heading in collect.log, so each step's messages stay apart.
+note() { printf '== %s\n' "$*" >>"$log"; }
+
 status=0
 for d in "kdump vmcore" "kdump-elf vmcore.elf"; do
 	disk=$run/${d% *}.disk out=$run/${d#* }
 	[ -f "$disk" ] || continue
+	note "makedumpfile -R: ${disk##*/} -> ${out##*/}"
 	if [ "$(head -c 12 "$disk")" = makedumpfile ]; then
-		if makedumpfile -R "$out" <"$disk" >"$run/collect.log" 2>&1; then
+		if makedumpfile -R "$out" <"$disk" >>"$log" 2>&1; then
 			say "$(basename "$out"): $(du -m "$out" | cut -f1) MiB"
 		else
 			say "makedumpfile -R failed for $disk; see $run/collect.log"
@@ -30,9 +38,9 @@ for d in "kdump vmcore" "kdump-elf vmcore.elf"; do
 	rm -f "$disk"
 done
 # QEMU writes its kdump formats flattened too (it can stream to a pipe).
-q=$run/qemu-vmcore
 if [ -f "$q" ] && [ "$(head -c 12 "$q")" = makedumpfile ]; then
-	if makedumpfile -R "$q.tmp" <"$q" >>"$run/collect.log" 2>&1; then
+	note "makedumpfile -R: qemu-vmcore"
+	if makedumpfile -R "$q.tmp" <"$q" >>"$log" 2>&1; then
 		mv "$q.tmp" "$q"
 	else
 		say "makedumpfile -R failed for the QEMU dump; see $run/collect.log"
@@ -45,7 +53,8 @@ fi
 # crash_kexec runs before anything flushes it).
 for f in "$run/vmcore" "$q"; do
 	[ -f "$f" ] || continue
-	makedumpfile --dump-dmesg "$f" "$f.dmesg" >>"$run/collect.log" 2>&1 ||
+	note "makedumpfile --dump-dmesg: ${f##*/}"
+	makedumpfile --dump-dmesg "$f" "$f.dmesg" >>"$log" 2>&1 ||
 		say "could not read the kernel log from $(basename "$f")"
 done
 # Each dump's size as written, so a later truncation is named as such.

@@ -30,8 +30,8 @@ why=$("$("$LAB_ROOT/vm/host-tools.sh" vmcore-check)" "$vmcore") || die "$why"
 [ -f "$dir/vmlinux" ] || die "no vmlinux in $dir"
 
 crash=$("$LAB_ROOT/vm/crash.sh")
-rc=$(mktemp -d)
-trap 'rm -rf "$rc"' EXIT
+rc=$(mktemp -d "${TMPDIR:-/tmp}/stackov-crashrc.XXXXXX")
+remove_on_exit "$rc"
 # crash reads $HOME/.crashrc before any -i file: load the modules there.
 for ko in "$dir"/*.ko; do
 	[ -f "$ko" ] && echo "mod -s $(basename "$ko" .ko | tr - _) $ko"

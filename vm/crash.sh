@@ -24,7 +24,7 @@ fi
 
 dir=$STACKOV_CACHE/crash-$CRASH_VERSION
 bin=$dir/crash-$CRASH_VERSION/crash
-if [ -x "$bin" ]; then
+if [ -x "$bin" ] || { lab_lock exclusive "to build crash $CRASH_VERSION" && [ -x "$bin" ]; }; then
 	echo "$bin"
 	exit 0
 fi

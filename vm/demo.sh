@@ -20,24 +20,36 @@ done
 QEMU_DUMP=${QEMU_DUMP:-1}
 export SCENARIO
 
-KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || true
-run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-[ -f "$run/result" ] || die "the run left no result; see $run"
+# This run's directory: the caller's RUN_DIR, or a new one. Every step
+# below reads this run, never out/latest, which may be another run's.
+if [ -n "${RUN_DIR:-}" ]; then
+	mkdir -p "$RUN_DIR"
+	run=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
+else
+	run=$(new_run_dir "$(echo "$SCENARIO" | tr , +)" "${VARIANT:-vmap}")
+fi
+rc=0
+RUN_DIR=$run KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || rc=$?
+if [ ! -f "$run/result" ]; then
+	rmdir "$run" 2>/dev/null || true
+	die "the run did not start (vm/qemu.sh exited with status $rc); nothing to report"
+fi
+set_latest "$run"
 log=$run/console.log
 
 echo
-echo "== $SCENARIO on $VARIANT: the guest ended by $(cat "$run/result") =="
-tr -d '\r' <"$log" |
-	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL|XFAIL|.*: result )|labtrig:|kernel stack overflow|^lab: (kdump|capture)' |
-	sed 's/^\[ *[0-9.]*\] //' || echo "(no stack report in the console)"
+echo "== $SCENARIO on $(run_env "$run" variant): the guest ended by $(cat "$run/result") =="
+lines=$(kernel_log "$log" |
+	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL|XFAIL|.*: result )|labtrig:|kernel stack overflow|^lab: (kdump|capture)' || true)
+echo "${lines:-(no stack report on the console)}"
 
 if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then
 	say "booting $SCENARIO again for QEMU's own dump (dump-guest-memory on pvpanic)"
-	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 "$LAB_ROOT/vm/qemu.sh" || true
+	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 LAB_LATEST=0 "$LAB_ROOT/vm/qemu.sh" || true
 	[ -f "$run/qemu-dump/qemu-vmcore" ] && ln -sf qemu-dump/qemu-vmcore "$run/qemu-vmcore"
 fi
 if [ -f "$run/vmcore" ] || [ -f "$run/qemu-vmcore" ]; then
 	"$LAB_ROOT/vm/report.sh" "$run"
 else
-	echo "console: $log"
+	echo "no dump was captured; console: $log"
 fi

@@ -7,7 +7,7 @@ PKGS="linux-source-6.1 qemu-system-x86 gdb crash kexec-tools makedumpfile
 python3-drgn busybox-static gcc make bc flex bison libelf-dev libssl-dev
 cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev
-zlib1g-dev texinfo"
+zlib1g-dev texinfo shellcheck util-linux diffutils gzip"
 
 missing=""
 for p in $PKGS; do

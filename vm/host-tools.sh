@@ -12,6 +12,7 @@ bin=$STACKOV_CACHE/bin/$name
 key=$(hash_files "$src")
 if [ ! -x "$bin" ] || [ "$(cat "$bin.key" 2>/dev/null)" != "$key" ]; then
 	mkdir -p "$STACKOV_CACHE/bin"
+	remove_on_exit "$bin.tmp"
 	gcc -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" || die "host tool $name failed to build"
 	mv "$bin.tmp" "$bin"
 	echo "$key" >"$bin.key"

@@ -22,11 +22,13 @@ out=$(initramfs_image "$variant")
 # shellcheck disable=SC2046
 key=$(hash_files "$LAB_ROOT/vm/guest/init" "$LAB_ROOT/vm/initramfs.sh" \
 	$(ls "$LAB_ROOT"/vm/guest/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done))
-if [ "${LAB_FORCE:-0}" != 1 ] && [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
+up_to_date() { [ "${LAB_FORCE:-0}" != 1 ] && [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; }
+if up_to_date || { lab_lock exclusive "to build the $variant initramfs" && up_to_date; }; then
 	exit 0
 fi
 work=$STACKOV_CACHE/initramfs/$variant.d
 rm -rf "$work"
+remove_on_exit "$work" "$out.tmp"
 mkdir -p "$work/root/bin" "$work/root/lib/modules" "$work/root/proc" \
 	"$work/root/sys" "$work/root/dev" "$work/root/tmp" "$work/root/etc"
 

@@ -21,6 +21,7 @@ unpack() {
 	rm -rf "$LAB_TREE" "$STACKOV_CACHE/build"
 	mkdir -p "$STACKOV_CACHE"
 	tmp=$STACKOV_CACHE/unpack.$$
+	remove_on_exit "$tmp"
 	rm -rf "$tmp" && mkdir -p "$tmp"
 	tar -C "$tmp" -xJf "$LAB_SRC_TARBALL"
 	mv "$tmp"/linux-source-6.1 "$LAB_TREE"
@@ -61,6 +62,7 @@ check_config() {
 configure() {
 	mkdir -p "$o"
 	c=$o/lab-config.tmp
+	remove_on_exit "$c"
 	rm -rf "$c" && mkdir -p "$c"
 	make -s -C "$LAB_TREE" O="$c" tinyconfig >/dev/null
 	# shellcheck disable=SC2086
@@ -89,8 +91,12 @@ key=$(
 		done
 	} | sha256sum | cut -c1-16
 )
-if [ -f "$o/lab-key" ] && [ "$(cat "$o/lab-key")" = "$key" ] &&
-	[ -f "$(kernel_image "$variant")" ] && [ -f "$(kernel_vmlinux "$variant")" ]; then
+up_to_date() {
+	[ -f "$o/lab-key" ] && [ "$(cat "$o/lab-key")" = "$key" ] &&
+		[ -f "$(kernel_image "$variant")" ] && [ -f "$(kernel_vmlinux "$variant")" ]
+}
+# Checked again under the lock: another build may have just made it.
+if up_to_date || { lab_lock exclusive "to build kernel $variant" && up_to_date; }; then
 	say "kernel $variant is up to date ($key)"
 	exit 0
 fi

@@ -75,10 +75,50 @@ overlay_initramfs() {
 	cat "$(initramfs_image "$1")" "$3.overlay" >"$3"
 }
 
+# new_run_dir LABEL VARIANT: make a fresh, unique run directory under
+# out/ and print its absolute path.
+new_run_dir() {
+	mkdir -p "$LAB_OUT"
+	d=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-$1-$2-XXXX") || die "cannot make a run directory in $LAB_OUT"
+	CDPATH='' cd -- "$d" && pwd
+}
+
+# run_env RUN_DIR KEY: one value from RUN_DIR/run.env, the run's manifest.
+run_env() {
+	sed -n "s/^$2=//p" "$1/run.env" 2>/dev/null | tail -1
+}
+
+# remove_on_exit PATH...: remove PATHs when the script ends, however it
+# ends (an error, Ctrl-C, a timeout's TERM). Paths hold no spaces.
+LAB_CLEANUP=''
+remove_on_exit() {
+	LAB_CLEANUP="$LAB_CLEANUP $*"
+	trap 'rm -rf $LAB_CLEANUP' EXIT
+	trap 'rm -rf $LAB_CLEANUP; trap - EXIT; exit 130' INT TERM HUP
+}
+
 # Point out/latest at run directory $1, atomically.
 set_latest() {
 	ln -sfn "$(basename "$1")" "$LAB_OUT/latest.tmp.$$"
 	mv -T "$LAB_OUT/latest.tmp.$$" "$LAB_OUT/latest"
+}
+
+# lab_lock shared|exclusive WHAT: hold the cache's lock until this script
+# and its children exit. Builds (everything that writes the cache) hold it
+# exclusive, guest runs shared: a build waits for runs and other builds,
+# runs wait for builds, and each waiter says so in one line. A script
+# started under a lock it already holds (LAB_LOCKED) does not take it again.
+lab_lock() {
+	[ -n "${LAB_LOCKED:-}" ] && return 0
+	mkdir -p "$STACKOV_CACHE"
+	exec 9>>"$STACKOV_CACHE/lock"
+	if [ "$1" = shared ]; then set -- -s "$2"; else set -- -x "$2"; fi
+	if ! flock -n "$1" 9; then
+		say "waiting: another stackov-lab build or run holds $STACKOV_CACHE/lock ($2)"
+		flock "$1" 9
+	fi
+	LAB_LOCKED=$1
+	export LAB_LOCKED
 }
 
 # sha256 of the contents of the named files, in order, plus their names.

@@ -11,6 +11,12 @@ check_variant "$variant"
 o=$(kbuild_dir "$variant")
 [ -f "$o/Module.symvers" ] || die "kernel $variant is not built (make kernel VARIANT=$variant)"
 d=$(module_dir "$variant")
+# The module is up to date when neither its sources nor the kernel changed.
+key=$(hash_files "$o/lab-key" "$LAB_ROOT"/lkdtm-ext/*)
+up_to_date() { [ -f "$d/lkdtm_ext.ko" ] && [ "$(cat "$d/lkdtm_ext.ko.key" 2>/dev/null)" = "$key" ]; }
+if up_to_date || { lab_lock exclusive "to build lkdtm_ext for $variant" && up_to_date; }; then
+	exit 0
+fi
 mkdir -p "$d"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
@@ -22,6 +28,9 @@ if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" modules >"$log" 2>&1;
 fi
 grep -E 'warning:' "$log" >&2 || true
 if ! cmp -s "$d/src/lkdtm_ext.ko" "$d/lkdtm_ext.ko"; then
-	cp -p "$d/src/lkdtm_ext.ko" "$d/lkdtm_ext.ko"
+	remove_on_exit "$d/lkdtm_ext.ko.tmp.$$"
+	cp -p "$d/src/lkdtm_ext.ko" "$d/lkdtm_ext.ko.tmp.$$"
+	mv "$d/lkdtm_ext.ko.tmp.$$" "$d/lkdtm_ext.ko"
 	say "module lkdtm_ext.ko for $variant: $d/lkdtm_ext.ko"
 fi
+echo "$key" >"$d/lkdtm_ext.ko.key"

@@ -68,17 +68,16 @@ kvm | tcg) ;;
 *) die "accelerator probe gave '$accel'" ;;
 esac
 
-# A unique run directory; out/latest points at the newest one.
+# A unique run directory, or the caller's (which then knows where the run
+# is without reading out/latest); out/latest points at the newest one.
 if [ -z "${RUN_DIR:-}" ]; then
-	mkdir -p "$LAB_OUT"
-	label=${SCENARIO:-$LAB_MODE}
-	RUN_DIR=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-$label-$VARIANT-XXXX")
+	RUN_DIR=$(new_run_dir "$(echo "${SCENARIO:-$LAB_MODE}" | tr , +)" "$VARIANT")
 	[ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
 else
 	mkdir -p "$RUN_DIR"
 	[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
+	RUN_DIR=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
 fi
-RUN_DIR=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
 
 free_port() {
 	p=$((20000 + $$ % 20000))
@@ -126,8 +125,12 @@ if [ "$GDB" = 1 ]; then
 	port=$(free_port)
 	echo "$port" >"$RUN_DIR/gdb.port"
 	set -- "$@" -gdb "tcp:127.0.0.1:$port"
-	[ "$GDB_WAIT" = 1 ] && set -- "$@" -S
-	say "gdbstub on 127.0.0.1:$port${GDB_WAIT:+ (CPUs held until gdb continues)}"
+	held=''
+	if [ "$GDB_WAIT" = 1 ]; then
+		set -- "$@" -S
+		held=' (CPUs held until gdb continues)'
+	fi
+	say "gdbstub on 127.0.0.1:$port$held"
 fi
 if [ "$accel" = kvm ]; then
 	set -- -accel kvm -cpu host "$@"
@@ -136,18 +139,38 @@ else
 	set -- -accel tcg,thread=multi -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
 fi
 
+# The run's manifest: every later step (collect, report, tests) reads what
+# it needs of the run from here.
 {
+	echo "run_dir=$RUN_DIR"
 	echo "variant=$VARIANT"
+	echo "scenario=${SCENARIO:-}"
 	echo "accel=$accel"
 	echo "timeout=$VM_TIMEOUT"
 	echo "kernel=$kernel"
+	echo "kernel_sha256=$(sha256sum "$kernel" | cut -d' ' -f1)"
 	echo "vmlinux=$(kernel_vmlinux "$VARIANT")"
 	echo "initrd=$initrd"
+	echo "initrd_sha256=$(sha256sum "$initrd" | cut -d' ' -f1)"
+	echo "module=$(module_dir "$VARIANT")/lkdtm_ext.ko"
 	echo "cmdline=$cmdline"
 } >"$RUN_DIR/run.env"
 printf '%s\n' qemu-system-x86_64 "$@" >"$RUN_DIR/qemu.cmd"
 : >"$RUN_DIR/console.log"
 say "run $RUN_DIR: $VARIANT kernel, $accel, timeout ${VM_TIMEOUT}s"
+
+# A run interrupted (Ctrl-C, a test's timeout) takes its processes along:
+# background jobs of a script do not get the terminal's SIGINT.
+tailpid='' qpid=''
+stop_children() {
+	for p in $qpid $tailpid; do
+		kill "$p" 2>/dev/null || true
+	done
+}
+trap 'stop_children' EXIT
+trap 'stop_children; trap - EXIT; exit 130' INT TERM HUP
+# Builds wait while a guest runs from the cache (vm/lib.sh: lab_lock).
+lab_lock shared "a guest is running"
 
 if [ "$LAB_SHOW" = 1 ] && [ "$INTERACTIVE" != 1 ]; then
 	tail -n +1 -f "$RUN_DIR/console.log" >&2 &
@@ -166,9 +189,11 @@ else
 	wait "$qpid" || rc=$?
 fi
 end=$(date +%s.%N)
-if [ -n "${tailpid:-}" ]; then
+qpid=''
+if [ -n "$tailpid" ]; then
 	sleep 0.2
 	kill "$tailpid" 2>/dev/null || true
+	tailpid=''
 fi
 
 if [ $rc = 124 ] || [ $rc = 137 ]; then
@@ -188,8 +213,14 @@ else
 	result=error
 fi
 echo "$result" >"$RUN_DIR/result"
-echo "wall=$(echo "$end - $start" | bc)" >>"$RUN_DIR/run.env"
-echo "qemu_rc=$rc" >>"$RUN_DIR/run.env"
+{
+	echo "result=$result"
+	echo "wall=$(echo "$end - $start" | bc)"
+	echo "qemu_rc=$rc"
+	# Where the guest loaded the module: gdb's add-symbol-file needs it.
+	t=$(tr -d '\r' <"$RUN_DIR/console.log" | sed -n 's/^lab: module lkdtm_ext \.text //p' | head -1)
+	[ -n "$t" ] && echo "module_text=$t"
+} >>"$RUN_DIR/run.env"
 if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
 	"$LAB_ROOT/vm/collect.sh" "$RUN_DIR" || true
 fi

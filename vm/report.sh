@@ -2,23 +2,82 @@
 # vm/report.sh RUN_DIR - the post-mortem of one run, from three readers:
 # crash (batch, crash-scripts/postmortem.crash), gdb (on the ELF vmcore,
 # gdb-scripts/stackov.py) and drgn (drgn-scripts/postmortem.py). Writes
-# RUN_DIR/report.txt and prints a short summary.
+# RUN_DIR/report.txt and prints a short summary. A reader that fails or
+# times out is named in both, and the others still run; the exit status
+# is 1 when any did.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
 run=${1:?usage: report.sh RUN_DIR}
-[ -f "$run/console.log" ] || die "$run is not a run directory"
+{ [ -f "$run/console.log" ] && [ -f "$run/run.env" ]; } || die "$run is not a run directory"
 rep=$run/report.txt
-con() { kernel_log "$run/console.log"; }
-text=$(con | sed -n 's/^lab: module lkdtm_ext .text //p' | head -1)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
+remove_on_exit "$tmp"
+READER_TIMEOUT=${READER_TIMEOUT:-300}
+failed=''
 
 klog() {
 	kernel_log "$1" |
 		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
 }
-rm -f "$rep.crash"
 section() { printf '\n===== %s =====\n' "$*"; }
+
+# Fold a run of identical frames in crash's bt into one line.
+fold_bt() {
+	awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
+		if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
+		{ print } END { if (n) print "      ... the frame above " n " more times" }'
+}
+
+# step NAME CMD...: run one reader under a timeout, its output into the
+# report; a failure is said at the end of its section and remembered.
+step() {
+	name=$1
+	shift
+	section "$name"
+	rc=0
+	timeout -k 5 "$READER_TIMEOUT" "$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
+	fold_bt <"$tmp/out"
+	cp "$tmp/out" "$tmp/$(echo "$name" | tr ' ' _).out"
+	if [ "$rc" != 0 ]; then
+		why="exit status $rc"
+		[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+		echo "!!! $name FAILED ($why)"
+		failed="$failed${failed:+; }$name ($why)"
+	fi
+}
+
+crash_on() {
+	CRASH_ARGS="-s -i $LAB_ROOT/crash-scripts/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
+		"$LAB_ROOT/vm/crash-open.sh" "$1"
+}
+
+# gdb on the ELF dump, each module's symbols at the address it had: the
+# guest's own word (run.env) for lkdtm_ext, crash's mod list otherwise.
+gdb_on_elf() {
+	set -- -q -batch -nx "$run/vmlinux" "$run/vmcore.elf"
+	for ko in "$run"/*.ko; do
+		[ -f "$ko" ] || continue
+		m=$(basename "$ko" .ko | tr - _)
+		at=''
+		[ "$m" = lkdtm_ext ] && at=$(run_env "$run" module_text)
+		[ -n "$at" ] || at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" \
+			"$tmp/crash_on_vmcore.out" 2>/dev/null | head -1)
+		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
+	done
+	gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic >"$tmp/gdb.raw" 2>&1 || return $?
+	sed -n '/^panic cpu:/,$p' "$tmp/gdb.raw" | grep . || {
+		echo "gdb printed no post-mortem:"
+		tail -5 "$tmp/gdb.raw"
+		return 1
+	}
+}
+
+drgn_on() {
+	/usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$1" "$run/vmlinux" "$run"/*.ko
+}
+
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
@@ -32,36 +91,17 @@ section() { printf '\n===== %s =====\n' "$*"; }
 
 	for d in vmcore qemu-vmcore; do
 		[ -f "$run/$d" ] || continue
-		section "crash on $d"
-		CRASH_ARGS="-s -i $LAB_ROOT/crash-scripts/postmortem.crash" CRASH_TIMEOUT=300 \
-			"$LAB_ROOT/vm/crash-open.sh" "$run/$d" </dev/null 2>&1 | tee -a "$rep.crash" |
-			awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
-				if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
-				{ print } END { if (n) print "      ... the frame above " n " more times" }'
+		step "crash on $d" crash_on "$run/$d"
 	done
-
-	if [ -f "$run/vmcore.elf" ]; then
-		section "gdb on vmcore.elf"
-		set -- -q -batch -nx "$run/vmlinux" "$run/vmcore.elf"
-		# Where each module's .text is: from the guest, or crash's mod list.
-		for ko in "$run"/*.ko; do
-			[ -f "$ko" ] || continue
-			m=$(basename "$ko" .ko | tr - _)
-			at=$text
-			[ "$m" = lkdtm_ext ] && [ -n "$at" ] ||
-				at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" "$rep.crash" | head -1)
-			[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
-		done
-		timeout 300 gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic 2>&1 |
-			sed -n '/^panic cpu:/,$p'
+	[ -f "$run/vmcore.elf" ] && step "gdb on vmcore.elf" gdb_on_elf
+	[ -f "$run/vmcore" ] && step "drgn on vmcore" drgn_on "$run/vmcore"
+	if [ -n "$failed" ]; then
+		section "readers that failed"
+		echo "$failed"
 	fi
-
-	if [ -f "$run/vmcore" ]; then
-		section "drgn on vmcore"
-		timeout 300 /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" \
-			"$run/vmcore" "$run/vmlinux" "$run"/*.ko 2>&1
-	fi
+	echo "$failed" >"$tmp/failed"
 } >"$rep"
+failed=$(cat "$tmp/failed")
 
 echo
 echo "== post-mortem of $(basename "$run") =="
@@ -72,7 +112,13 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 done
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
-echo "backtrace recovered by drgn from the kdump vmcore:"
-sed -n '/^===== drgn on vmcore/,$p' "$rep" | sed -n '/^stack trace/,$p' | sed 1d | head -12
-rm -f "$rep.crash"
+bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
+if [ -n "$bt" ]; then
+	echo "backtrace recovered by drgn from the kdump vmcore:"
+	echo "$bt"
+fi
 echo "full report (crash on both dumps, gdb, drgn): $rep"
+if [ -n "$failed" ]; then
+	echo "FAILED readers: $failed"
+	exit 1
+fi

@@ -16,8 +16,13 @@ check_variant "$VARIANT"
 initrd=$("$LAB_ROOT/vm/selftest-initrd.sh" "$VARIANT")
 tests=$LAB_TREE/tools/testing/selftests/lkdtm/tests.txt
 total=$(grep -c . "$tests")
-mkdir -p "$LAB_OUT"
-run=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-selftest-lkdtm-$VARIANT-XXXX")
+# The caller's RUN_DIR, or a new run directory.
+if [ -n "${RUN_DIR:-}" ]; then
+	mkdir -p "$RUN_DIR"
+	run=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
+else
+	run=$(new_run_dir selftest-lkdtm "$VARIANT")
+fi
 set_latest "$run"
 tap=$run/selftest-lkdtm.tap
 : >"$tap"
@@ -30,7 +35,7 @@ while [ "$done_count" -lt "$total" ]; do
 	say "selftest-lkdtm: boot $boot, from test $((done_count + 1)) of $total"
 	# loglevel=1: the oopses stay in dmesg (run.sh reads it) and off the
 	# console, where they could cut the runner's lines in two.
-	RUN_DIR=$b LAB_MODE=selftest SCENARIO='' KDUMP=0 QEMU_DUMP=0 INITRD=$initrd \
+	RUN_DIR=$b LAB_LATEST=0 LAB_MODE=selftest SCENARIO='' KDUMP=0 QEMU_DUMP=0 INITRD=$initrd \
 		APPEND="lab.selftest_from=$done_count loglevel=1 ${APPEND:-}" \
 		VM_TIMEOUT=${SELFTEST_TIMEOUT:-600} LAB_SHOW=0 "$LAB_ROOT/vm/qemu.sh" 2>>"$run/launcher.log" || true
 	con=$(tr -d '\r' <"$b/console.log")
@@ -53,6 +58,7 @@ while [ "$done_count" -lt "$total" ]; do
 	fi
 done
 
+remove_on_exit "$tap.tmp"
 echo "TAP version 13" >"$tap.tmp"
 echo "1..$total" >>"$tap.tmp"
 cat "$tap" >>"$tap.tmp"
