@@ -5,7 +5,8 @@ usage: /usr/bin/python3 drgn-scripts/postmortem.py VMCORE VMLINUX [MODULE.ko...]
 
 Prints the crashed task, its stack bounds, and drgn's stack trace of it,
 each frame with the stack its stack pointer is on: TASK (the task's own
-stack), TASK-GUARD (the page below it), IRQ (the CPU's hardirq stack),
+stack), TASK-GUARD (the page below it), IRQ and IRQ-GUARD (the CPU's
+hardirq stack and the page below it),
 an exception stack (DF, NMI, DB, MCE, VC...), or ? (none of those).
 """
 import sys
@@ -22,7 +23,7 @@ def stacks_of(prog, task, cpu, thread_size):
     try:
         size = prog.type("struct irq_stack").size
         top = per_cpu(prog["hardirq_stack_ptr"], cpu).value_() + 8
-        out.append(("IRQ", top - size, top))
+        out += [("IRQ", top - size, top), ("IRQ-GUARD", top - size - 4096, top - size)]
     except (LookupError, drgn.FaultError):
         pass
     try:

@@ -30,6 +30,8 @@ boot() {
 		"$LAB_ROOT/vm/qemu.sh" 2>"$run.launcher.log" || true
 	mv "$run.launcher.log" "$run/launcher.log" 2>/dev/null || true
 }
+# qemu_of RUN: the pid of a QEMU still running for run directory RUN.
+qemu_of() { pgrep -f "qemu-system-x86_64 .*$1/console.log" | head -1 | grep .; }
 # What the kernel and the guest printed, without printk timestamps.
 console() { kernel_log "$run/console.log"; }
 # has PATTERN: the console has a line matching the extended regex.
@@ -49,3 +51,101 @@ record_outcome() {
 	printf "%-20s %-${2}s %s\n" "$3" "$(cat "$run/result")" "${o:-(nothing on the console)}" >>"$1"
 }
 mkdir -p "$LAB_OUT"
+
+# The scenario catalogue (tests/scenarios.tsv): one line per scenario,
+# columns name, stack, function, thread, vmap, novmap, note.
+SCENARIOS=$LAB_ROOT/tests/scenarios.tsv
+scenario_names() { awk -F'\t' '!/^#/ && NF { print $1 }' "$SCENARIOS"; }
+# scenario_field NAME COLUMN: one field (stack, function, thread, vmap,
+# novmap or note) of NAME's line.
+scenario_field() {
+	awk -F'\t' -v n="$1" -v c="$2" 'BEGIN { split("name stack function thread vmap novmap note", h, " ")
+		for (i in h) col[h[i]] = i }
+		!/^#/ && $1 == n { print $col[c]; found = 1; exit } END { exit !found }' "$SCENARIOS"
+}
+
+# conditions_hold RESULT LOG COND...: each COND holds for a run that ended
+# by RESULT with kernel log file LOG; else $why says which did not.
+# shellcheck disable=SC2034 # why and alt are read by the callers
+conditions_hold() {
+	r=$1 l=$2
+	shift 2
+	for c in "$@"; do
+		case $c in
+		result=*)
+			case "/${c#result=}/" in
+			*"/$r/"*) ;;
+			*) why="the run ended by $r, not ${c#result=}"; return 1 ;;
+			esac ;;
+		!*)
+			if grep -Eq -- "${c#!}" "$l"; then
+				why="the log has '$(grep -Em1 -- "${c#!}" "$l" | cut -c1-80)'"
+				return 1
+			fi ;;
+		*) grep -Eq -- "$c" "$l" || { why="the log has no line matching '$c'"; return 1; } ;;
+		esac
+	done
+}
+
+# outcome_holds OUTCOME RESULT LOG: one of OUTCOME's alternatives (" || ")
+# holds, all its conditions (" && ") true; $alt is its number (1, 2...),
+# $why what failed in the last one tried.
+outcome_holds() {
+	alts=$(printf '%s\n' "$1" | awk '{ n = split($0, a, / \|\| /)
+		for (i = 1; i <= n; i++) { gsub(/ && /, "\t", a[i]); print a[i] } }')
+	alt=0
+	res=$2 logf=$3
+	set -f
+	while IFS= read -r line; do
+		alt=$((alt + 1))
+		oldifs=$IFS
+		IFS='	'
+		# shellcheck disable=SC2086 # split on tabs, globbing off
+		set -- $line
+		IFS=$oldifs
+		if conditions_hold "$res" "$logf" "$@"; then
+			set +f
+			return 0
+		fi
+	done <<ALTS
+$alts
+ALTS
+	set +f
+	return 1
+}
+
+# expect_outcome NAME VARIANT RESULT LOG: the check that NAME's outcome on
+# VARIANT, as tests/scenarios.tsv gives it, holds for this run.
+expect_outcome() {
+	if outcome_holds "$(scenario_field "$1" "$2")" "$3" "$4"; then
+		pass "$1: the $2 outcome of tests/scenarios.tsv holds (alternative $alt, ended by $3)"
+	else
+		fail "$1: the $2 outcome of tests/scenarios.tsv does not hold: $why"
+	fi
+}
+
+# result_value LOG SCENARIO KEY: KEY=value from SCENARIO's result line.
+result_value() {
+	sed -n "s/.*$2: result .*[ ]$3=\\([0-9a-z]*\\).*/\\1/p" "$1" | head -1
+}
+
+# lifecycle_numbers NAME LOG: what the lifecycle scenarios measured is
+# right, from the one measurement the module made (no retries).
+lifecycle_numbers() {
+	case $1 in
+	STACK_ACCOUNTING)
+		e=$(result_value "$2" "$1" expected_kb)
+		g=$(result_value "$2" "$1" grew_kb)
+		f=$(result_value "$2" "$1" fell_kb)
+		check "$1: expected 8 threads x 16 KiB ($e KiB)" [ "${e:-x}" = 128 ]
+		check "$1: KernelStack grew by that ($g KiB)" [ "${g:-x}" = "${e:-y}" ]
+		check "$1: and fell back by as much ($f KiB)" [ "${f:-x}" = "${e:-y}" ] ;;
+	STACK_DEPTH)
+		u=$(result_value "$2" "$1" used_at_deepest)
+		h=$(result_value "$2" "$1" high_water_after)
+		check "$1: 16 frames of 256 bytes use at least 4096 bytes ($u)" [ "${u:-0}" -ge 4096 ]
+		check "$1: and less than the stack ($u < 16384)" [ "${u:-99999}" -lt 16384 ]
+		check "$1: the high-water mark read from the stack covers it ($h >= $u)" \
+			[ "${h:-0}" -ge "${u:-1}" ] ;;
+	esac
+}

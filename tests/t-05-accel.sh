@@ -1,15 +1,12 @@
 #!/bin/sh
 # The accelerator probe is a real boot: KVM only if a guest under it reaches
-# init, TCG otherwise, and the verdict comes within seconds.
+# init, TCG otherwise. (How long it takes: make bench-latency.)
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
-start=$(date +%s)
 v=$(PROBE=1 ACCEL=auto "$LAB_ROOT/vm/accel.sh" 2>/dev/null)
-took=$(($(date +%s) - start))
 verdict_ok() { [ "$v" = kvm ] || [ "$v" = tcg ]; }
 check "probe verdict is kvm or tcg (got '$v')" verdict_ok
-check "probe took ${took}s (<= 30 s)" [ "$took" -le 30 ]
 d=$STACKOV_CACHE/probe
 echo "probe reason: $(sed -n 3p "$d/verdict")"
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The guest boots to init, loads the module, lists the scenarios the
-# module's table holds, and powers off.
+# module's table holds, unloads it, and powers off.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -16,6 +16,7 @@ list_matches() {
 	[ -s "$run/list.guest" ] && cmp -s "$run/list.guest" "$run/list.host"
 }
 check "the guest's debugfs list matches make list" list_matches
+check "the module unloads (its timer, work and irq_work cancelled)" has '^lab: lkdtm_ext unloaded$'
 check "no oops or BUG on a plain boot" lacks 'Oops|BUG:|Call Trace'
 t=$(console | sed -n 's/^lab: init started, uptime \([0-9.]*\) s.*/\1/p')
 echo "boot to init: ${t} s guest uptime, $(sed -n 's/^wall=//p' "$run/run.env") s wall to power-off"

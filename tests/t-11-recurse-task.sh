@@ -7,9 +7,11 @@
 
 cd "$LAB_ROOT" || exit 1
 rc=0
-make -s overflow-demo SCENARIO=RECURSE_TASK VARIANT=vmap KDUMP=0 QEMU_DUMP=0 LAB_SHOW=0 >"$LAB_OUT/demo.out" 2>&1 || rc=$?
+run=$LAB_OUT/test-demo-console
+make -s overflow-demo SCENARIO=RECURSE_TASK VARIANT=vmap KDUMP=0 QEMU_DUMP=0 LAB_SHOW=0 \
+	RUN_DIR="$run" >"$LAB_OUT/demo.out" 2>&1 || rc=$?
 check "make overflow-demo exits 0" [ $rc = 0 ]
-run=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+check "out/latest is this run" [ "$(readlink "$LAB_OUT/latest")" = "$(basename "$run")" ]
 check "out/latest/console.log exists" [ -s "$LAB_OUT/latest/console.log" ]
 check "the module performed RECURSE_TASK" has '^lkdtm_ext: Performing RECURSE_TASK \(pid [0-9]+, comm labtrig\)'
 check "kernel: BUG: TASK stack guard page was hit" has '^BUG: TASK stack guard page was hit at [0-9a-f]+ \(stack is [0-9a-f]+\.\.[0-9a-f]+\)'

@@ -18,6 +18,17 @@ make -s -C "$LAB_ROOT" overflow-demo SCENARIO=NO_SUCH_SCENARIO >"$LAB_OUT/unknow
 check "make overflow-demo SCENARIO=NO_SUCH_SCENARIO fails" [ $rc != 0 ]
 check "with an error naming the valid scenarios" \
 	refused $rc "unknown SCENARIO 'NO_SUCH_SCENARIO'; valid: RECURSE_TASK" "$LAB_OUT/unknown-demo.out"
+# A run that fails to start is said to have failed, and no earlier run is
+# reported in its place: out/latest stays where it was.
+before=$(readlink "$LAB_OUT/latest" 2>/dev/null || echo none)
+rc=0
+make -s -C "$LAB_ROOT" overflow-demo SCENARIO=RECURSE_TASK VM_TIMEOUT=soon \
+	>"$LAB_OUT/nostart-demo.out" 2>&1 || rc=$?
+check "a run that cannot start (VM_TIMEOUT=soon) fails, saying so" \
+	refused $rc "the run did not start" "$LAB_OUT/nostart-demo.out"
+check "and it names the reason" grep -q "VM_TIMEOUT must be a number of seconds, not 'soon'" "$LAB_OUT/nostart-demo.out"
+check "and reports no post-mortem" sh -c "! grep -q 'post-mortem' '$LAB_OUT/nostart-demo.out'"
+check "out/latest is unchanged" [ "$(readlink "$LAB_OUT/latest" 2>/dev/null || echo none)" = "$before" ]
 rc=0
 VARIANT=bogus "$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/bad-variant.err" || rc=$?
 check "VARIANT=bogus is refused" refused $rc "unknown VARIANT 'bogus'" "$LAB_OUT/bad-variant.err"

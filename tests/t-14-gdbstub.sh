@@ -1,6 +1,8 @@
 #!/bin/sh
 # A live guest with its gdbstub: the stub listens on 127.0.0.1 only, and
 # gdb attached through vm/gdb.sh (what `make gdb` runs) sees init in lx-ps.
+# The launcher says "CPUs held" only with GDB_WAIT=1. A run stopped with
+# TERM (what Ctrl-C or a test's timeout sends) leaves no QEMU behind.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -28,6 +30,8 @@ until grep -q '^lab: idle' "$run/console.log" 2>/dev/null; do
 	sleep 0.5
 done
 check "guest reached idle" grep -q '^lab: idle' "$run/console.log"
+check "without GDB_WAIT the launcher does not say the CPUs are held" \
+	sh -c "grep -q 'gdbstub on 127.0.0.1' '$LAB_OUT/gdbstub.launcher.log' && ! grep -q 'CPUs held' '$LAB_OUT/gdbstub.launcher.log'"
 port=$(cat "$run/gdb.port")
 
 listeners=$(ss -Hltn "sport = :$port" | awk '{print $4}')
@@ -66,4 +70,25 @@ sed 's/^/  gdb: /' "$run/gdb.out" | head -20
 check "gdb loaded vmlinux-gdb.py and ran lx-ps" grep -Eq '^0x[0-9a-f]+ +[0-9]+ +' "$run/gdb.out"
 check "lx-ps shows init as PID 1" grep -Eq '^0x[0-9a-f]+ +1 +init$' "$run/gdb.out"
 check "lx-ps shows the kernel threads (kthreadd, PID 2)" grep -Eq '^0x[0-9a-f]+ +2 +kthreadd$' "$run/gdb.out"
+
+# GDB_WAIT=1: the CPUs are held, and it says so. Then TERM the launcher,
+# as an interrupted make would: its QEMU must go with it.
+held=$(mktemp -d "$LAB_OUT/test-gdbwait-XXXX")
+rmdir "$held"
+RUN_DIR=$held LAB_MODE=idle GDB=1 GDB_WAIT=1 VM_TIMEOUT=240 SCENARIO='' \
+	"$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/gdbwait.launcher.log" &
+hpid=$!
+i=0
+until [ -s "$held/gdb.port" ] && qemu_of "$held" >/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && break
+	sleep 0.2
+done
+check "with GDB_WAIT=1 it says the CPUs are held" grep -q 'CPUs held until gdb continues' "$LAB_OUT/gdbwait.launcher.log"
+check "its QEMU is running" qemu_of "$held"
+kill -TERM "$hpid"
+wait "$hpid" 2>/dev/null || true
+sleep 1
+no_qemu_left() { ! qemu_of "$held"; }
+check "after TERM to the launcher no QEMU of that run is left" no_qemu_left
 finish

@@ -1,26 +1,24 @@
 #!/bin/sh
 # make crash on bad input: a missing directory, an empty vmcore and one
-# truncated to half its size each give one line naming the problem, in
-# seconds, not a hang and not a traceback. A good dump opens in batch mode.
+# truncated to half its size each give one line naming the problem, not a
+# hang (60 s) and not a traceback. A good dump opens in batch mode. (How
+# fast the refusals come is measured by make bench-latency, not here.)
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
 cd "$LAB_ROOT" || exit 1
-good=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-[ -f "$good/vmcore" ] || { fail "no vmcore in out/latest (t-20 makes one)"; finish; }
+good=$LAB_OUT/t-20-run
+[ -f "$good/vmcore" ] || { fail "no vmcore in $good (t-20 makes one)"; finish; }
 s=$(mktemp -d "$LAB_OUT/test-badcrash-XXXX")
 
 refused_not_hung() { [ "$1" != 0 ] && [ "$1" != 124 ]; }
 # try NAME DUMP PATTERN: make crash fails, fast, with one line matching PATTERN
 try() {
-	start=$(date +%s)
 	rc=0
 	timeout 60 make -s crash DUMP="$2" CRASH_ARGS="-s" </dev/null >"$s/$1.out" 2>&1 || rc=$?
-	took=$(($(date +%s) - start))
 	grep -vE '^make(\[[0-9]+\])?: \*\*\*' "$s/$1.out" >"$s/$1.msg" || true
 	sed 's/^/    /' "$s/$1.msg"
 	check "$1: make crash fails (status $rc, not a timeout)" refused_not_hung $rc
-	check "$1: in ${took}s (< 30 s)" [ "$took" -lt 30 ]
 	check "$1: one line of error" [ "$(wc -l <"$s/$1.msg")" = 1 ]
 	check "$1: it names the problem" grep -q -- "$3" "$s/$1.msg"
 	check "$1: no traceback" sh -c "! grep -q Traceback '$s/$1.msg'"
@@ -50,5 +48,23 @@ rc=0
 timeout 300 make -s crash DUMP="$good" CRASH_ARGS="-s -i $s/cmds.crash" </dev/null >"$s/good.out" 2>&1 || rc=$?
 check "make crash on a good dump with CRASH_ARGS batch file runs" [ $rc = 0 ]
 check "and its bt names the recursive function" grep -q 'recurse_task_frame at .* \[lkdtm_ext\]' "$s/good.out"
+
+# The report with a reader that cannot run: drgn's interpreter missing
+# from PATH is not it (report.sh calls /usr/bin/python3), so give gdb a
+# vmlinux it cannot read. gdb is named as failed; crash and drgn still run.
+r=$s/report-run
+mkdir "$r"
+for f in console.log run.env vmcore vmcore.size vmcore.dmesg vmlinux lkdtm_ext.ko; do
+	ln "$good/$f" "$r/$f"
+done
+printf 'not an ELF file\n' >"$r/vmcore.elf"
+rc=0
+"$LAB_ROOT/vm/report.sh" "$r" >"$s/report.out" 2>&1 || rc=$?
+sed 's/^/    /' "$s/report.out" | tail -4
+check "report.sh with a reader that fails exits 1" [ $rc = 1 ]
+check "the summary names the failed reader" grep -q '^FAILED readers: gdb on vmcore.elf' "$s/report.out"
+check "report.txt says so at the end of its section" grep -q '^!!! gdb on vmcore.elf FAILED' "$r/report.txt"
+check "crash still ran after it" grep -q '^PID: .*COMMAND: "labtrig"' "$r/report.txt"
+check "drgn still ran after it" grep -q '^crashed thread: labtrig' "$r/report.txt"
 rm -rf "$s"
 finish

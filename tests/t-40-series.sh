@@ -4,8 +4,11 @@
 #  2 kstack_cache=0 keeps the hit counter at zero;
 #  3 kstack_free=rcu makes the hit rate far lower than the default's;
 #  4 vmap_stack_overflow=oops kills only the overflowing task, twice over,
-#    and refuses to for an IRQ stack or with a lock held;
-#  5 the guard-page report's new line agrees with the dump.
+#    and refuses to for an IRQ stack, with a lock held, or in a kthread
+#    or kworker (they panic as before);
+#  5 the guard-page report's new line agrees with the dump and with what
+#    the CPU saved (the stack pointer, the faulting instruction);
+#  6 the module reads the cache size kstack_cache= set.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -59,6 +62,13 @@ boot oops-locked VARIANT=vmap SCENARIO=RECURSE_LOCKED APPEND=vmap_stack_overflow
 check "with a spinlock held the option does not apply: panic" has '^Kernel panic - not syncing: Fatal exception in interrupt'
 boot oops-irq VARIANT=vmap SCENARIO=RECURSE_HARDIRQ APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
 check "an IRQ stack overflow still panics" has '^Kernel panic - not syncing: Fatal exception in interrupt'
+boot oops-kthread VARIANT=vmap SCENARIO=RECURSE_KTHREAD APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+check "a kthread's overflow still panics" has '^Kernel panic - not syncing: Fatal exception in interrupt'
+check "and the kthread was the one overflowing" has '^CPU: [0-9]+ PID: [0-9]+ Comm: lkdtm_recurse '
+boot oops-kworker VARIANT=vmap SCENARIO=RECURSE_WORKQUEUE APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+check "a kworker's overflow still panics: no work item is left half-run" \
+	has '^Kernel panic - not syncing: Fatal exception in interrupt'
+check "and the kworker was running recurse_work_fn" has '^Workqueue: events recurse_work_fn'
 boot nooops VARIANT=vmap SCENARIO=RECURSE_TASK VM_TIMEOUT=120
 check "without the option a task stack overflow panics as before" has '^Kernel panic - not syncing: Fatal exception in interrupt'
 
@@ -70,12 +80,22 @@ bug=$(klog | sed -n 's/^BUG: TASK stack guard page was hit at \([0-9a-f]*\) (sta
 new=$(klog | sed -n 's/^traps: TASK stack overflow: \([0-9]*\) bytes below the stack, comm \([^ ]*\) pid \([0-9]*\) cpu \([0-9]*\)$/\1 \2 \3 \4/p')
 echo "BUG line: $bug; new line: $new"
 check "the report has the new line" [ -n "$new" ]
-# shellcheck disable=SC2086
-set -- $bug $new
+# The CPU's own record, printed from the saved registers: the stack
+# pointer at the fault and the faulting instruction (<..> in Code:). A
+# push or a call writes 8 bytes below the stack pointer.
+rsp=$(klog | sed -n 's/^RSP: [0-9a-f]*:\([0-9a-f]*\) .*/\1/p' | head -1)
+op=$(klog | sed -n 's/^Code: .*<\([0-9a-f][0-9a-f]\)>.*/\1/p' | head -1)
+echo "saved RSP $rsp, faulting opcode $op"
 # The low 48 bits are enough for a difference of a few pages, and fit sh.
 low() { printf '%d' "0x$(echo "$1" | tail -c 13)"; }
-below_ok() { [ $(($(low "$2") - $(low "$1"))) = "$4" ]; }
-check "bytes below = stack start - fault address" below_ok "$@"
+case $op in
+5[0-7] | e8) writes_at=$(($(low "${rsp:-0}") - 8)) ;;
+*) writes_at=-1 ;;
+esac
+# shellcheck disable=SC2086
+set -- $bug $new
+check "the faulting instruction writes below the stack pointer (a push or call: $op)" [ "$writes_at" != -1 ]
+check "the BUG line's fault address is where it writes (RSP - 8)" [ "$(low "${1:-0}")" = "$writes_at" ]
 /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$run/vmcore" "$run/vmlinux" \
 	"$run/lkdtm_ext.ko" >"$run/drgn.txt" 2>&1
 head -4 "$run/drgn.txt"
@@ -83,4 +103,18 @@ check "the dump's crashed task is the one named (comm $5 pid $6)" \
 	grep -q "^crashed thread: $5 pid $6 " "$run/drgn.txt"
 check "on the CPU named ($7)" grep -q "^cpu: *$7\$" "$run/drgn.txt"
 check "the dump's stack bounds are the ones printed" grep -q "^stack: *0x$2\.\.0x$3 " "$run/drgn.txt"
+lo=$(sed -n 's/^stack: *0x\([0-9a-f]*\)\.\..*/\1/p' "$run/drgn.txt")
+check "bytes below (${4:-?}) = the dump's stack start - where the instruction wrote" \
+	[ "${4:-x}" = "$(($(low "${lo:-0}") - writes_at))" ]
+
+# 6: the module drains and fills as many stacks as the cache holds.
+boot reuse4 VARIANT=vmap SCENARIO=STACK_REUSE APPEND=kstack_cache=4 VM_TIMEOUT=120
+check "kstack_cache=4: STACK_REUSE knows the cache holds 4 and still sees the stack reused" \
+	has '^lkdtm_ext: STACK_REUSE: result cpu=[0-9]+ cache_size=4 .* reused=1 '
+boot reuse0 VARIANT=vmap SCENARIO=STACK_REUSE,STACK_USE_AFTER_EXIT APPEND=kstack_cache=0 VM_TIMEOUT=120
+check "kstack_cache=0: STACK_REUSE runs with no cache to drain" \
+	has '^lkdtm_ext: STACK_REUSE: result cpu=[0-9]+ cache_size=0 '
+check "kstack_cache=0: STACK_USE_AFTER_EXIT fills one stack per CPU past the (empty) cache" \
+	has '^lkdtm_ext: STACK_USE_AFTER_EXIT: [0-9]+ fillers exited \(cache size 0\)'
+check "and the read of the freed stack faults" has '^BUG: unable to handle page fault for address: ffffc9'
 finish

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Shell scripts are clean under shellcheck; the C passes checkpatch.pl;
-# the README starts with the two commands. (Runs after t-02 has unpacked
+# the README starts with the two commands and its scenario table is the
+# one made from tests/scenarios.tsv. (Runs after t-02 has unpacked
 # the kernel tree that holds checkpatch.pl.)
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -31,4 +32,10 @@ readme_first_two() {
 }
 check "README's first two commands are make overflow-demo and make test" readme_first_two
 check ".ci/run runs make test" grep -qx 'exec make test' .ci/run
+readme_table_is_made() {
+	sed -n '/^<!-- scenario table -->$/,/^<!-- end of scenario table -->$/p' README.md |
+		sed '1d;$d' >"$LAB_OUT/readme-table.txt"
+	[ -s "$LAB_OUT/readme-table.txt" ] && tests/scenario-table.sh | cmp -s - "$LAB_OUT/readme-table.txt"
+}
+check "README's scenario table is tests/scenario-table.sh's, from tests/scenarios.tsv" readme_table_is_made
 finish

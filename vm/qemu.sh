@@ -161,9 +161,9 @@ say "run $RUN_DIR: $VARIANT kernel, $accel, timeout ${VM_TIMEOUT}s"
 
 # A run interrupted (Ctrl-C, a test's timeout) takes its processes along:
 # background jobs of a script do not get the terminal's SIGINT.
-tailpid='' qpid=''
+tailpid='' qpid='' dpid=''
 stop_children() {
-	for p in $qpid $tailpid; do
+	for p in $qpid $dpid $tailpid; do
 		kill "$p" 2>/dev/null || true
 	done
 }
@@ -185,11 +185,15 @@ else
 	timeout -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
 		</dev/null >"$RUN_DIR/qemu.log" 2>&1 &
 	qpid=$!
-	[ "$QEMU_DUMP" = 1 ] && "$LAB_ROOT/vm/qemu-dump.sh" "$RUN_DIR" "$qpid"
+	if [ "$QEMU_DUMP" = 1 ]; then
+		"$LAB_ROOT/vm/qemu-dump.sh" "$RUN_DIR" "$qpid" &
+		dpid=$!
+	fi
 	wait "$qpid" || rc=$?
+	[ -n "$dpid" ] && { wait "$dpid" || true; }
 fi
 end=$(date +%s.%N)
-qpid=''
+qpid='' dpid=''
 if [ -n "$tailpid" ]; then
 	sleep 0.2
 	kill "$tailpid" 2>/dev/null || true

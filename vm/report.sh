@@ -4,7 +4,9 @@
 # gdb-scripts/stackov.py) and drgn (drgn-scripts/postmortem.py). Writes
 # RUN_DIR/report.txt and prints a short summary. A reader that fails or
 # times out is named in both, and the others still run; the exit status
-# is 1 when any did.
+# is 1 when any produced nothing. One that ran but reported an error (crash's
+# bt that cannot cross from one stack to the next) is named with the
+# error, in both too.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -15,7 +17,7 @@ rep=$run/report.txt
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
 READER_TIMEOUT=${READER_TIMEOUT:-300}
-failed=''
+failed='' errors=''
 
 klog() {
 	kernel_log "$1" |
@@ -30,19 +32,27 @@ fold_bt() {
 		{ print } END { if (n) print "      ... the frame above " n " more times" }'
 }
 
-# step NAME CMD...: run one reader under a timeout, its output into the
-# report; a failure is said at the end of its section and remembered.
+# step NAME RESULT CMD...: run one reader (each runs under READER_TIMEOUT),
+# its output into the report. Its output has a line matching the ERE
+# RESULT when it got as far as reading the dump. A non-zero exit with that
+# line is an error of the reader, without it a failure; both are said at
+# the end of the section and remembered.
 step() {
-	name=$1
-	shift
+	name=$1 result=$2
+	shift 2
 	section "$name"
 	rc=0
-	timeout -k 5 "$READER_TIMEOUT" "$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
+	"$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
 	fold_bt <"$tmp/out"
 	cp "$tmp/out" "$tmp/$(echo "$name" | tr ' ' _).out"
-	if [ "$rc" != 0 ]; then
-		why="exit status $rc"
-		[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+	[ "$rc" = 0 ] && return 0
+	why="exit status $rc"
+	[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+	if [ "$rc" != 124 ] && grep -Eq -- "$result" "$tmp/out"; then
+		err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$tmp/out" | grep -v "$result" | cut -c1-100)
+		echo "!!! $name reported an error ($why${err:+: $err})"
+		errors="$errors${errors:+; }$name: ${err:-$why}"
+	else
 		echo "!!! $name FAILED ($why)"
 		failed="$failed${failed:+; }$name ($why)"
 	fi
@@ -66,7 +76,7 @@ gdb_on_elf() {
 			"$tmp/crash_on_vmcore.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
-	gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic >"$tmp/gdb.raw" 2>&1 || return $?
+	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic >"$tmp/gdb.raw" 2>&1 || return $?
 	sed -n '/^panic cpu:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
@@ -75,7 +85,7 @@ gdb_on_elf() {
 }
 
 drgn_on() {
-	/usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$1" "$run/vmlinux" "$run"/*.ko
+	timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$1" "$run/vmlinux" "$run"/*.ko
 }
 
 {
@@ -91,17 +101,20 @@ drgn_on() {
 
 	for d in vmcore qemu-vmcore; do
 		[ -f "$run/$d" ] || continue
-		step "crash on $d" crash_on "$run/$d"
+		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
 	done
-	[ -f "$run/vmcore.elf" ] && step "gdb on vmcore.elf" gdb_on_elf
-	[ -f "$run/vmcore" ] && step "drgn on vmcore" drgn_on "$run/vmcore"
-	if [ -n "$failed" ]; then
-		section "readers that failed"
-		echo "$failed"
+	[ -f "$run/vmcore.elf" ] && step "gdb on vmcore.elf" '^panic cpu:' gdb_on_elf
+	[ -f "$run/vmcore" ] && step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
+	if [ -n "$failed$errors" ]; then
+		section "readers that failed or reported errors"
+		[ -n "$failed" ] && echo "failed: $failed"
+		[ -n "$errors" ] && echo "errors: $errors"
 	fi
 	echo "$failed" >"$tmp/failed"
+	echo "$errors" >"$tmp/errors"
 } >"$rep"
 failed=$(cat "$tmp/failed")
+errors=$(cat "$tmp/errors")
 
 echo
 echo "== post-mortem of $(basename "$run") =="
@@ -118,6 +131,7 @@ if [ -n "$bt" ]; then
 	echo "$bt"
 fi
 echo "full report (crash on both dumps, gdb, drgn): $rep"
+[ -n "$errors" ] && echo "reader errors: $errors"
 if [ -n "$failed" ]; then
 	echo "FAILED readers: $failed"
 	exit 1
