@@ -40,6 +40,11 @@ fatal() {
 	[ "$stack" = - ] && want='\?'
 	check "$s: drgn: $fn's frames are on the $stack stack" \
 		grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
+	# A recursion's folded run of frames is on the stack itself, not its guard.
+	if grep -Eq " $fn at .*\(x[0-9]+\) \[" "$run/drgn.txt"; then
+		check "$s: drgn: the recursion's run of $fn frames is on the $stack stack itself" \
+			grep -Eq " $fn at .*\(x[0-9]+\) \[$stack\]\$" "$run/drgn.txt"
+	fi
 }
 
 runs=''
