@@ -32,7 +32,7 @@ if [ -f "$good/vmcore" ]; then
 	: >"$t/empty/vmcore"
 	head -c $(($(stat -c %s "$good/vmcore") / 2)) "$good/vmcore" >"$t/half/vmcore"
 	for d in "missing $t/none" "empty $t/empty" "truncated $t/half"; do
-		row "\`make crash\` refusing a ${d%% *} dump" \
+		row "\`make crash\` refusing a dump that is ${d%% *}" \
 			"$(secs timeout 120 make -s -C "$LAB_ROOT" crash DUMP="${d#* }" CRASH_ARGS=-s)"
 	done
 else

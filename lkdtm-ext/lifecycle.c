@@ -167,10 +167,15 @@ static struct task_struct *pin_kthreadd(int cpu, struct cpumask *saved)
 	return kthreadd;
 }
 
-static void unpin_kthreadd(struct task_struct *kthreadd, struct cpumask *saved)
+/* Give kthreadd its CPUs back; true if it has them again. */
+static bool unpin_kthreadd(struct task_struct *kthreadd, struct cpumask *saved)
 {
+	bool restored;
+
 	set_cpus_allowed_ptr(kthreadd, saved);
+	restored = cpumask_equal(kthreadd->cpus_ptr, saved);
 	put_task_struct(kthreadd);
+	return restored;
 }
 
 /*
@@ -199,6 +204,7 @@ static void lkdtm_ext_STACK_REUSE(void)
 	struct task_struct *t, *kthreadd, *drain[MAX_CACHE] = {};
 	unsigned int n = cache_size();
 	int cpu = raw_smp_processor_id(), i;
+	bool ok = false;
 	cpumask_var_t saved;
 
 	if (!alloc_cpumask_var(&saved, GFP_KERNEL))
@@ -230,9 +236,7 @@ static void lkdtm_ext_STACK_REUSE(void)
 	for (i = 0; i < n; i++)
 		if (drain[i])
 			stop_and_release(drain[i]);
-	pr_info("STACK_REUSE: result cpu=%d cache_size=%u a_stack=%p b_stack=%p reused=%d stale_words=%lu of %lu zeroed=%d\n",
-		cpu, n, a.stack, b.stack, a.stack == b.stack, b.stale_words, b.words,
-		b.stale_words == 0);
+	ok = true;
 	goto unpin;
 fail:
 	pr_err("STACK_REUSE: cannot run: starting a probe kthread: %ld\n", PTR_ERR(t));
@@ -240,7 +244,13 @@ fail:
 		if (drain[i])
 			stop_and_release(drain[i]);
 unpin:
-	unpin_kthreadd(kthreadd, saved);
+	/* kthreadd's CPUs first: the result line says whether they came back. */
+	if (!unpin_kthreadd(kthreadd, saved))
+		pr_err("STACK_REUSE: kthreadd did not get its CPUs back\n");
+	else if (ok)
+		pr_info("STACK_REUSE: result cpu=%d cache_size=%u a_stack=%p b_stack=%p reused=%d stale_words=%lu of %lu zeroed=%d kthreadd_restored=1\n",
+			cpu, n, a.stack, b.stack, a.stack == b.stack, b.stale_words,
+			b.words, b.stale_words == 0);
 out:
 	free_cpumask_var(saved);
 }
