@@ -64,6 +64,9 @@ scenario_field() {
 		!/^#/ && $1 == n { print $col[c]; found = 1; exit } END { exit !found }' "$SCENARIOS"
 }
 
+# per_alt VALUES N: the Nth of the ";"-separated VALUES, or the only one.
+per_alt() { printf '%s\n' "$1" | awk -F';' -v n="$2" '{ print (NF == 1 ? $1 : $n) }'; }
+
 # conditions_hold RESULT LOG COND...: each COND holds for a run that ended
 # by RESULT with kernel log file LOG; else $why says which did not.
 # shellcheck disable=SC2034 # why and alt are read by the callers

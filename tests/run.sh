@@ -15,6 +15,9 @@ fi
 
 passed=0 failed=0
 mkdir -p "$LAB_OUT"
+# One test run at a time per out/: each clears out/test-* as it starts.
+exec 8>>"$LAB_OUT/.tests.lock"
+flock -n 8 || die "another test run is using $LAB_OUT; wait for it to finish"
 # The guests of the last test run (out/test-*) go; user runs stay.
 rm -rf "$LAB_OUT"/test-*
 for t in $list; do

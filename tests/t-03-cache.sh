@@ -31,6 +31,18 @@ check "a build under a running guest's lock waited, said so, and then built (sta
 check "it went on only after the holder let go" holder_gone
 wait "$holder" || true
 
+# A second test run while one is going is refused in one line (each
+# clears out/test-* as it starts). Under tests/run.sh the lock is already
+# held; run alone, this holds it.
+flock -n "$LAB_OUT/.tests.lock" sleep 5 &
+sleep 0.5
+rc=0
+"$LAB_ROOT/tests/run.sh" t-01-patches >"$LAB_OUT/t03-nested.out" 2>&1 || rc=$?
+check "a second test run while one is going is refused in one line" \
+	sh -c "[ $rc != 0 ] && [ \$(wc -l <'$LAB_OUT/t03-nested.out') = 1 ] &&
+	grep -q 'another test run is using' '$LAB_OUT/t03-nested.out'"
+wait
+
 img=$(initramfs_image $v)
 a=$(sha256sum "$img" | cut -d' ' -f1)
 LAB_FORCE=1 "$LAB_ROOT/vm/initramfs.sh" $v 2>/dev/null

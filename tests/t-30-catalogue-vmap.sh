@@ -6,7 +6,8 @@
 # one, that the kernel's report and drgn's stack trace both name the
 # function, that drgn's crashed thread is the expected one, and that
 # drgn puts that function's frames on the stack the table names (for a
-# guard-page hit, also the one the kernel's BUG line names).
+# guard-page hit, also the one the kernel's BUG line names), and that
+# crash's stackov extension agrees with the BUG line and drgn.
 # Writes out/catalogue-vmap.txt: one line per scenario, its outcome.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -24,8 +25,9 @@ check "tests/scenarios.tsv has exactly the scenarios of make list, in order" \
 # fatal: the checks a kdump run gets beyond its outcome.
 fatal() {
 	fn=$(scenario_field "$s" function)
-	stack=$(scenario_field "$s" stack)
-	thread=$(scenario_field "$s" thread)
+	# The values for the alternative of the outcome that held ($alt).
+	stack=$(per_alt "$(scenario_field "$s" stack)" "$alt")
+	thread=$(per_alt "$(scenario_field "$s" thread)" "$alt")
 	check "$s: kdump captured a vmcore" [ -s "$run/vmcore" ]
 	check "$s: the kernel's report names $fn" in_log "$fn(\\.cold)?\\+0x"
 	kind=$(klog | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at.*/\1/p' | head -1)
@@ -40,10 +42,43 @@ fatal() {
 	[ "$stack" = - ] && want='\?'
 	check "$s: drgn: $fn's frames are on the $stack stack" \
 		grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
+	stackov_agrees
 	# A recursion's folded run of frames is on the stack itself, not its guard.
 	if grep -Eq " $fn at .*\(x[0-9]+\) \[" "$run/drgn.txt"; then
 		check "$s: drgn: the recursion's run of $fn frames is on the $stack stack itself" \
 			grep -Eq " $fn at .*\(x[0-9]+\) \[$stack\]\$" "$run/drgn.txt"
+	fi
+}
+
+# stackov_agrees: crash's stackov extension on the same dump (-j) says
+# what the kernel's BUG line says (stack kind, fault address, bounds) and
+# what drgn says (the task, how many frames of the recursion); where there
+# was no guard-page hit it refuses in one line.
+j() { /usr/bin/python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1" <"$run/stackov.json"; }
+stackov_agrees() {
+	printf 'stackov -j\n' >"$run/stackov.crash"
+	CRASH_ARGS="-s -i $run/stackov.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$run" \
+		</dev/null >"$run/stackov.out" 2>&1 || true
+	grep -m1 '^{' "$run/stackov.out" >"$run/stackov.json" || true
+	bug=$(klog | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3 \4/p' | head -1)
+	if [ -z "$bug" ]; then
+		check "$s: stackov: no guard-page hit, and it says so in one line" sh -c \
+			"[ ! -s '$run/stackov.json' ] && [ \$(grep -c '^stackov: ' '$run/stackov.out') = 1 ]"
+		return 0
+	fi
+	bkind=$(echo "$bug" | cut -d' ' -f1) bfault=$(echo "$bug" | cut -d' ' -f2)
+	blo=$(echo "$bug" | cut -d' ' -f3) bhi=$(echo "$bug" | cut -d' ' -f4)
+	check "$s: stackov: gave a verdict" [ -s "$run/stackov.json" ]
+	[ -s "$run/stackov.json" ] || return 0
+	check "$s: stackov: the $(j stack) stack, as the BUG line says ($bkind)" [ "$(j stack)" = "$bkind" ]
+	check "$s: stackov: fault at $(j fault), as the BUG line says ($bfault)" [ "$(j fault)" = "$bfault" ]
+	check "$s: stackov: bounds $(j lo)..$(j hi), as the BUG line says" [ "$(j lo)..$(j hi)" = "$blo..$bhi" ]
+	check "$s: stackov: the task is drgn's crashed thread ($(j comm) pid $(j pid))" \
+		grep -q "^crashed thread: $(j comm) pid $(j pid) " "$run/drgn.txt"
+	n=$(awk -v f=" $fn at " 'index($0, f) { n += match($0, /\(x[0-9]+\)/) ? substr($0, RSTART + 2, RLENGTH - 3) : 1 } END { print n + 0 }' "$run/drgn.txt")
+	if [ "$n" -ge 3 ]; then
+		check "$s: stackov: the cycle folds $fn ($(j cycle_function))" [ "$(j cycle_function)" = "$fn" ]
+		check "$s: stackov: $(j cycle_reps) times, as many $fn frames as drgn unwinds ($n)" [ "$(j cycle_reps)" = "$n" ]
 	fi
 }
 

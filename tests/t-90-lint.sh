@@ -14,7 +14,7 @@ check "shellcheck on $(echo $scripts | wc -w) scripts" shellcheck $scripts
 cp=$LAB_TREE/scripts/checkpatch.pl
 checkpatch_outside() { (cd / && "$cp" --no-tree --quiet "$1"); }
 if [ -x "$cp" ]; then
-	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/host/*.c; do
+	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/host/*.c crash-scripts/*.c; do
 		check "checkpatch $f" "$cp" --no-tree --quiet --terse -f "$f"
 	done
 	for p in patches/*.patch; do

@@ -32,10 +32,15 @@ why=$("$("$LAB_ROOT/vm/host-tools.sh" vmcore-check)" "$vmcore") || die "$why"
 crash=$("$LAB_ROOT/vm/crash.sh")
 rc=$(mktemp -d "${TMPDIR:-/tmp}/stackov-crashrc.XXXXXX")
 remove_on_exit "$rc"
-# crash reads $HOME/.crashrc before any -i file: load the modules there.
-for ko in "$dir"/*.ko; do
-	[ -f "$ko" ] && echo "mod -s $(basename "$ko" .ko | tr - _) $ko"
-done >"$rc/.crashrc"
+ext=$("$LAB_ROOT/vm/crash-ext.sh")
+# crash reads $HOME/.crashrc before any -i file: load the modules and the
+# stackov extension there.
+{
+	for ko in "$dir"/*.ko; do
+		[ -f "$ko" ] && echo "mod -s $(basename "$ko" .ko | tr - _) $ko"
+	done
+	echo "extend $ext"
+} >"$rc/.crashrc"
 # shellcheck disable=SC2086
 HOME=$rc timeout --foreground "${CRASH_TIMEOUT:-3600}" \
 	"$crash" ${CRASH_ARGS:-} "$dir/vmlinux" "$vmcore"

@@ -91,6 +91,7 @@ drgn_on() {
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
+	echo "@@VERDICT@@"
 	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
 		[ -f "$run/$f" ] || continue
 		section "the kernel's log, read from ${f%.dmesg}"
@@ -112,6 +113,23 @@ drgn_on() {
 	fi
 	echo "$failed" >"$tmp/failed"
 	echo "$errors" >"$tmp/errors"
+} >"$tmp/report"
+# The report leads with the stackov extension's verdict (crash on the kdump
+# vmcore, else on QEMU's dump): what happened, before the evidence.
+for d in vmcore qemu-vmcore; do
+	f=$tmp/crash_on_$d.out
+	[ -f "$f" ] || continue
+	sed -n '/^stack overflow: /,/^  frames: /p' "$f" | sed '$d' >"$tmp/verdict"
+	[ -s "$tmp/verdict" ] || grep -m1 '^stackov: ' "$f" >"$tmp/verdict" || true
+	[ -s "$tmp/verdict" ] && break
+done
+{
+	sed '/^@@VERDICT@@$/,$d' "$tmp/report"
+	if [ -s "$tmp/verdict" ]; then
+		section "verdict (crash's stackov extension)"
+		cat "$tmp/verdict"
+	fi
+	sed '1,/^@@VERDICT@@$/d' "$tmp/report"
 } >"$rep"
 failed=$(cat "$tmp/failed")
 errors=$(cat "$tmp/errors")
@@ -123,6 +141,7 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
+[ -s "$tmp/verdict" ] && sed -n '1,7p' "$tmp/verdict"
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)

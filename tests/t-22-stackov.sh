@@ -1,0 +1,68 @@
+#!/bin/sh
+# crash's stackov extension (crash-scripts/stackov.c), on t-20's RECURSE_TASK
+# dumps: make crash loads it; help stackov reads like crash's own help;
+# its verdict on QEMU's dump matches that dump's own BUG line as it does on
+# kdump's (t-30 checks every fatal scenario); -i lists every CPU's IRQ and
+# exception stacks with guards; bad input gets one line, never a crash of
+# crash; it builds with no warnings at -Wall -Wextra.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+good=$LAB_OUT/t-20-run
+[ -f "$good/vmcore" ] || { fail "no vmcore in $good (t-20 makes one)"; finish; }
+s=$(mktemp -d "$LAB_OUT/test-stackov-XXXX")
+# in_crash NAME DUMP CMD...: run crash commands in batch on DUMP.
+in_crash() {
+	cname=$1 cdump=$2
+	shift 2
+	printf '%s\n' "$@" >"$s/$cname.crash"
+	CRASH_ARGS="-s -i $s/$cname.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$cdump" \
+		</dev/null >"$s/$cname.out" 2>&1 || true
+}
+
+crash=$("$LAB_ROOT/vm/crash.sh")
+inc=$(dirname "$crash")
+[ -f "$inc/defs.h" ] || inc=/usr/include/crash
+gcc -Wall -Wextra -shared -fPIC -nostartfiles -DX86_64 -I "$inc" -o "$s/stackov.so" \
+	"$LAB_ROOT/crash-scripts/stackov.c" 2>"$s/gcc.err"
+check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
+
+in_crash help "$good" "help stackov"
+check "help stackov: NAME, SYNOPSIS, DESCRIPTION and EXAMPLE, as crash's own" sh -c \
+	"grep -q '^  stackov - explain a kernel stack overflow' '$s/help.out' &&
+	grep -q '^  stackov \[-i | -j\] \[pid | taskp\]' '$s/help.out' &&
+	grep -q '^DESCRIPTION' '$s/help.out' && grep -q '^EXAMPLE' '$s/help.out'"
+
+bug_of() { kernel_log "$1" | sed -n 's/^BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) .*/\1 \2/p' | head -1; }
+for d in vmcore qemu-vmcore; do
+	in_crash "$d" "$good/$d" "stackov" "stackov -j"
+	want=$(bug_of "$(readlink -f "$good/$d").dmesg")
+	got=$(/usr/bin/python3 -c 'import json, sys; d = json.loads(sys.stdin.readline()); print(d["stack"], d["fault"])' \
+		<"$(grep -m1 '^{' "$s/$d.out" >"$s/$d.json"; echo "$s/$d.json")" 2>/dev/null)
+	same() { [ -n "$got" ] && [ "$got" = "$want" ]; }
+	check "on $d: stack kind and fault '$got', as its own BUG line says ('$want')" same
+	check "on $d: the verdict names the guard page hit and the cycle" sh -c \
+		"grep -q '^  guard: .*, hit\$' '$s/$d.out' && grep -q '^  cycle:     recurse_task_frame x[0-9]* ([0-9]* bytes per cycle)\$' '$s/$d.out'"
+done
+
+in_crash cpus "$good" "stackov -i"
+for c in 0 1; do
+	check "-i: cpu $c's IRQ stack and its guard" sh -c \
+		"grep -q '^cpu $c  IRQ  ' '$s/cpus.out' && grep -q '^cpu $c  IRQ-GUARD  ' '$s/cpus.out'"
+	check "-i: cpu $c's double-fault and NMI stacks" sh -c \
+		"grep -q '^cpu $c  DF  ' '$s/cpus.out' && grep -q '^cpu $c  NMI  ' '$s/cpus.out'"
+done
+
+# refuses NAME PATTERN CMD: CMD gets one line matching PATTERN, and crash
+# goes on to the next command.
+refuses() {
+	in_crash "$1" "$good" "$3" "p jiffies"
+	one_line() { [ "$(grep -c '^stackov: ' "$s/$1.out")" = 1 ] && grep -qF "stackov: $2" "$s/$1.out"; }
+	check "$1: one line: $2" one_line "$1" "$2"
+	check "$1: crash carries on" grep -q '^jiffies = ' "$s/$1.out"
+}
+refuses unknown-pid "no task or pid 99999 in this dump" "stackov 99999"
+refuses not-panic "pid 1 \"init\" is not the panic task: it did not overflow its stack" "stackov 1"
+refuses bad-option "invalid option -- 'x'" "stackov -x"
+rm -rf "$s"
+finish

@@ -1,0 +1,27 @@
+#!/bin/sh
+# vm/crash-ext.sh - print the path of the stackov crash extension
+# (crash-scripts/stackov.c), built into the cache against the defs.h of
+# the crash that vm/crash.sh provides, with -Wall -Wextra -Werror; rebuilt
+# when the source or that crash changes.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+src=$LAB_ROOT/crash-scripts/stackov.c
+crash=$("$LAB_ROOT/vm/crash.sh")
+# The lab's own crash build has its source next to it; a distribution's
+# crash new enough to be used as it is ships defs.h in /usr/include/crash.
+inc=$(dirname "$crash")
+[ -f "$inc/defs.h" ] || inc=/usr/include/crash
+[ -f "$inc/defs.h" ] || die "no crash defs.h next to $crash or in /usr/include/crash"
+so=$STACKOV_CACHE/crash-ext/stackov.so
+key=$(hash_files "$src" "$inc/defs.h" "$crash")
+if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then
+	mkdir -p "$(dirname "$so")"
+	remove_on_exit "$so.tmp.$$"
+	gcc -Wall -Wextra -Werror -O2 -shared -fPIC -nostartfiles -DX86_64 -I "$inc" \
+		-o "$so.tmp.$$" "$src" || die "the stackov extension failed to build"
+	mv "$so.tmp.$$" "$so"
+	echo "$key" >"$so.key"
+fi
+echo "$so"
