@@ -54,6 +54,7 @@ struct verdict {
 	struct task_context *tc;
 	int cpu;
 	ulong task_stack;
+	ulong task_vm;		/* task_struct.stack_vm_area */
 	struct region regions[STACKOV_MAX_REGIONS];
 	int nregions;
 	int have_regs;
@@ -381,6 +382,37 @@ static void find_context(void)
 		 v.tc->pid, v.tc->comm, fn ? value_to_symstr(fn, sym, 0) : "unknown");
 }
 
+/* A stack's vm_struct: address, size, pages and their PFNs, caller. */
+static void print_vm_struct(const char *indent, ulong vm)
+{
+	ulong addr = 0, size = 0, pages = 0, caller = 0, page, pfn;
+	unsigned int nr = 0, i;
+	char sym[BUFSIZE];
+	physaddr_t pa;
+
+	if (!vm || !read_ulong(vm + MEMBER_OFFSET("vm_struct", "addr"), &addr) ||
+	    !read_ulong(vm + MEMBER_OFFSET("vm_struct", "size"), &size)) {
+		fprintf(fp, "%svm_struct: none (not a vmalloc'd stack)\n", indent);
+		return;
+	}
+	read_ulong(vm + MEMBER_OFFSET("vm_struct", "pages"), &pages);
+	read_ulong(vm + MEMBER_OFFSET("vm_struct", "caller"), &caller);
+	readmem(vm + MEMBER_OFFSET("vm_struct", "nr_pages"), KVADDR, &nr, sizeof(nr),
+		"nr_pages", RETURN_ON_ERROR | QUIET);
+	fprintf(fp, "%svm_struct: %lx, area %lx..%lx (%lu bytes, a guard page included), %u pages, caller %s\n",
+		indent, vm, addr, addr + size, size, nr,
+		caller ? value_to_symstr(caller, sym, 0) : "?");
+	fprintf(fp, "%spfns:     ", indent);
+	for (i = 0; i < nr && i < 16; i++) {
+		pfn = 0;
+		if (read_ulong(pages + i * sizeof(ulong), &page) &&
+		    kvtop(NULL, addr + i * PAGESIZE(), &pa, 0))
+			pfn = pa >> PAGESHIFT();
+		fprintf(fp, "%s%lx", i ? " " : "", pfn);
+	}
+	fprintf(fp, "\n");
+}
+
 static const char *magic_state(ulong *word)
 {
 	*word = 0;
@@ -407,6 +439,7 @@ static void print_text(void)
 		v.fault, (long)(v.stack->lo - v.fault), v.fault_how, v.sp, v.ip);
 	fprintf(fp, "  task stack: %lx..%lx, STACK_END_MAGIC %s (%lx)\n", v.task_stack,
 		v.task_stack + STACKSIZE(), magic, word);
+	print_vm_struct("  ", v.task_vm);
 	cycle_str(cyc, sizeof(cyc));
 	fprintf(fp, "  cycle:     %s\n", v.cyc_reps ? cyc : "none");
 	fprintf(fp, "  frames:    %d on the frame-pointer chain\n", v.nframes);
@@ -463,6 +496,96 @@ static void print_json(void)
 		v.cyc_reps);
 }
 
+/*
+ * How deep a stack was ever used: it starts zeroed, so the lowest non-zero
+ * word above STACK_END_MAGIC marks the high-water mark (what the kernel's
+ * stack_not_used() computes for DEBUG_STACK_USAGE).
+ */
+static long stack_used(ulong stack)
+{
+	static ulong buf[65536 / sizeof(ulong)];
+	ulong size = STACKSIZE(), i;
+
+	if (!stack || size > sizeof(buf) ||
+	    !readmem(stack, KVADDR, buf, size, "stack", RETURN_ON_ERROR | QUIET))
+		return -1;
+	for (i = 1; i < size / sizeof(ulong); i++)
+		if (buf[i])
+			return size - i * sizeof(ulong);
+	return 0;
+}
+
+struct usage {
+	struct task_context *tc;
+	long used;
+};
+
+static int by_used(const void *a, const void *b)
+{
+	const struct usage *x = a, *y = b;
+
+	return (y->used > x->used) - (y->used < x->used);
+}
+
+/* Every task's stack high-water mark, deepest first. */
+static void print_all_usage(long off)
+{
+	struct task_context *tc = FIRST_CONTEXT();
+	struct usage *u;
+	ulong stack, i, n = RUNNING_TASKS();
+
+	u = (struct usage *)GETBUF(n * sizeof(*u));
+	for (i = 0; i < n; i++, tc++) {
+		u[i].tc = tc;
+		u[i].used = read_ulong(tc->task + off, &stack) ? stack_used(stack) : -1;
+	}
+	qsort(u, n, sizeof(*u), by_used);
+	fprintf(fp, "%8s  %5s  %-16s  %s\n", "PID", "USED", "COMM", "OF");
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%8ld  %5ld  %-16s  %lu\n", u[i].tc->pid, u[i].used,
+			u[i].tc->comm, STACKSIZE());
+	FREEBUF(u);
+}
+
+/* Each CPU's cached stacks (kernel/fork.c's cached_stacks[]). */
+static void print_cached(void)
+{
+	ulong base, vm, addr, owner;
+	int cpu, i, n, busy;
+
+	if (!symbol_exists("cached_stacks"))
+		error(FATAL, "this kernel has no cached_stacks (no CONFIG_VMAP_STACK)\n");
+	n = get_array_length("cached_stacks", NULL, 0);
+	base = symbol_value("cached_stacks");
+	for (cpu = 0; cpu < kt->cpus; cpu++)
+		for (i = 0; i < n; i++) {
+			if (!read_ulong(base + kt->__per_cpu_offset[cpu] + i * sizeof(ulong), &vm) || !vm)
+				continue;
+			addr = 0;
+			read_ulong(vm + MEMBER_OFFSET("vm_struct", "addr"), &addr);
+			/* A stack in the cache is no task's: say so if one still points at it. */
+			owner = 0;
+			busy = 0;
+			{
+				struct task_context *tc = FIRST_CONTEXT();
+				ulong j, st;
+
+				for (j = 0; j < RUNNING_TASKS(); j++, tc++)
+					if (read_ulong(tc->task + MEMBER_OFFSET("task_struct", "stack"), &st) &&
+					    st == addr) {
+						owner = tc->pid;
+						busy = 1;
+					}
+			}
+			fprintf(fp, "cpu %d  slot %d  %lx..%lx  used %ld of %lu", cpu, i, addr,
+				addr + STACKSIZE(), stack_used(addr), STACKSIZE());
+			if (busy)
+				fprintf(fp, "  STILL the stack of pid %lu", owner);
+			fprintf(fp, "\n");
+			print_vm_struct("    ", vm);
+		}
+}
+
 /* Every CPU's IRQ and exception stacks, with their guards. */
 static void print_cpu_stacks(void)
 {
@@ -480,12 +603,18 @@ static void print_cpu_stacks(void)
 
 static void cmd_stackov(void)
 {
-	int c, json = 0, irq = 0;
+	int c, json = 0, irq = 0, all = 0, cached = 0;
 	ulong value;
 	long off;
 
-	while ((c = getopt(argcnt, args, "ij")) != EOF) {
+	while ((c = getopt(argcnt, args, "acij")) != EOF) {
 		switch (c) {
+		case 'a':
+			all = 1;
+			break;
+		case 'c':
+			cached = 1;
+			break;
 		case 'i':
 			irq = 1;
 			break;
@@ -508,6 +637,14 @@ static void cmd_stackov(void)
 		print_cpu_stacks();
 		return;
 	}
+	if (all) {
+		print_all_usage(off);
+		return;
+	}
+	if (cached) {
+		print_cached();
+		return;
+	}
 
 	BZERO(&v, sizeof(v));
 	if (args[optind]) {
@@ -528,6 +665,8 @@ static void cmd_stackov(void)
 	v.cpu = v.tc->processor;
 	if (!read_ulong(v.tc->task + off, &v.task_stack))
 		error(FATAL, "cannot read the stack pointer of task %lx\n", v.tc->task);
+	if (MEMBER_OFFSET("task_struct", "stack_vm_area") >= 0)
+		read_ulong(v.tc->task + MEMBER_OFFSET("task_struct", "stack_vm_area"), &v.task_vm);
 	find_regions();
 	if (v.tc->task != tt->panic_task)
 		error(FATAL, "pid %ld \"%s\" is not the panic task: it did not overflow its stack\n",
@@ -552,7 +691,7 @@ static void cmd_stackov(void)
 static char *help_stackov[] = {
 	"stackov",
 	"explain a kernel stack overflow",
-	"[-i | -j] [pid | taskp]",
+	"[-a | -c | -i | -j] [pid | taskp]",
 	"  Explains the stack overflow that brought the kernel down: which stack",
 	"  the fault hit (the task's, this CPU's IRQ stack, an exception stack),",
 	"  its bounds and guard page, the faulting address and how far below the",
@@ -562,6 +701,8 @@ static char *help_stackov[] = {
 	"  handler saved, with the bytes each frame uses and recursion folded",
 	"  into a cycle. The default task is the panic task.",
 	"",
+	"    -a  every task's stack high-water mark, deepest first",
+	"    -c  each CPU's cached stacks, with their vm_structs",
 	"    -i  every CPU's IRQ and exception stacks, with their guards",
 	"    -j  the verdict as one JSON object on one line",
 	"\nEXAMPLE",

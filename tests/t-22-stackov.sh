@@ -3,7 +3,8 @@
 # dumps: make crash loads it; help stackov reads like crash's own help;
 # its verdict on QEMU's dump matches that dump's own BUG line as it does on
 # kdump's (t-30 checks every fatal scenario); -i lists every CPU's IRQ and
-# exception stacks with guards; bad input gets one line, never a crash of
+# exception stacks with guards, -a every task's high-water mark, -c the
+# cached stacks; bad input gets one line, never a crash of
 # crash; it builds with no warnings at -Wall -Wextra.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -30,7 +31,7 @@ check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/s
 in_crash help "$good" "help stackov"
 check "help stackov: NAME, SYNOPSIS, DESCRIPTION and EXAMPLE, as crash's own" sh -c \
 	"grep -q '^  stackov - explain a kernel stack overflow' '$s/help.out' &&
-	grep -q '^  stackov \[-i | -j\] \[pid | taskp\]' '$s/help.out' &&
+	grep -q '^  stackov \[-a | -c | -i | -j\] \[pid | taskp\]' '$s/help.out' &&
 	grep -q '^DESCRIPTION' '$s/help.out' && grep -q '^EXAMPLE' '$s/help.out'"
 
 bug_of() { kernel_log "$1" | sed -n 's/^BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) .*/\1 \2/p' | head -1; }
@@ -52,6 +53,31 @@ for c in 0 1; do
 	check "-i: cpu $c's double-fault and NMI stacks" sh -c \
 		"grep -q '^cpu $c  DF  ' '$s/cpus.out' && grep -q '^cpu $c  NMI  ' '$s/cpus.out'"
 done
+
+# -a: the overflowed task used its whole stack and comes first; every
+# task is listed. -c: each CPU holds at most kstack_cache (2) stacks, none
+# of them a live task's, each with its vm_struct.
+in_crash usage "$good" "stackov -a" "ps"
+first=$(sed -n '/^ *PID  *USED  *COMM/{n;p;q}' "$s/usage.out")
+echo "deepest: $first"
+deepest_is_panic() { echo "$first" | awk '{ exit !($3 == "labtrig" && $2 >= 16000) }'; }
+check "-a: the deepest stack is the overflowed task's, near all of its 16384 bytes" deepest_is_panic
+ntasks=$(grep -cE '^[> ] +[0-9]+ +[0-9]+ +[0-9]+ +[0-9a-f]{16} ' "$s/usage.out")
+nlisted=$(sed -n '/^ *PID  *USED  *COMM/,/^ *PID  *PPID/p' "$s/usage.out" | grep -cE '^ +[0-9]+ +-?[0-9]+ ')
+check "-a: lists every task ps lists ($nlisted of $ntasks)" [ "$nlisted" = "$ntasks" ]
+in_crash cached "$good" "stackov -c"
+per_cpu_ok() {
+	for c in 0 1; do
+		[ "$(grep -c "^cpu $c  slot " "$s/cached.out")" -le 2 ] || return 1
+	done
+}
+check "-c: at most 2 cached stacks per CPU" per_cpu_ok
+check "-c: at least one stack is cached after the boot's forks and exits" grep -q '^cpu [0-9]  slot ' "$s/cached.out"
+check "-c: no cached stack is still a live task's" sh -c "! grep -q STILL '$s/cached.out'"
+check "-c: each with its vm_struct (4 pages, a guard page included)" sh -c \
+	"[ \$(grep -c '^cpu [0-9]  slot ' '$s/cached.out') = \$(grep -c '^    vm_struct: .* (20480 bytes, a guard page included), 4 pages, caller ' '$s/cached.out') ]"
+check "the verdict gives the stack's vm_struct and its page frames" sh -c \
+	"grep -q '^  vm_struct: [0-9a-f]*, area .*, 4 pages, caller ' '$s/vmcore.out' && grep -Eq '^  pfns: +[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+\$' '$s/vmcore.out'"
 
 # refuses NAME PATTERN CMD: CMD gets one line matching PATTERN, and crash
 # goes on to the next command.

@@ -58,9 +58,17 @@ step() {
 	fi
 }
 
+# crash on a dump: the post-mortem commands, then q (without it, crash
+# ends at EOF with status 1 whatever happened). A command that failed
+# says so on a line of its own ("bt: cannot transition ..."): status 3.
 crash_on() {
-	CRASH_ARGS="-s -i $LAB_ROOT/crash-scripts/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
-		"$LAB_ROOT/vm/crash-open.sh" "$1"
+	{
+		cat "$LAB_ROOT/crash-scripts/postmortem.crash"
+		echo q
+	} >"$tmp/postmortem.crash"
+	CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
+		"$LAB_ROOT/vm/crash-open.sh" "$1" || return $?
+	! grep -Eq '^(sys|bt|task|mod|stackov): ' "$tmp/out"
 }
 
 # gdb on the ELF dump, each module's symbols at the address it had: the
