@@ -324,8 +324,9 @@ static void cycle_str(char *buf, size_t len)
 	buf[0] = '\0';
 	if (!v.cyc_reps)
 		return;
-	for (i = 0; i < v.cyc_period && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? " -> " : "",
+	/* In call order, "a -> b": a calls b; the frames run callee first. */
+	for (i = v.cyc_period - 1; i >= 0 && n < len; i--)
+		n += snprintf(buf + n, len - n, "%s%s", i < v.cyc_period - 1 ? " -> " : "",
 			      v.frames[v.cyc_start + i].name);
 	if (n < len)
 		n += snprintf(buf + n, len - n, " x%d", v.cyc_reps);
@@ -447,8 +448,10 @@ static void print_text(void)
 		struct frame *f = &v.frames[i];
 		struct region *r = region_of(f->fp ? f->fp : v.sp);
 
-		if (v.cyc_reps && i > v.cyc_start && i < v.cyc_start + v.cyc_period * v.cyc_reps - 1) {
-			if (i == v.cyc_start + 1)
+		/* One turn of the cycle is shown, then the last frame of the run. */
+		if (v.cyc_reps && i >= v.cyc_start + v.cyc_period &&
+		    i < v.cyc_start + v.cyc_period * v.cyc_reps - 1) {
+			if (i == v.cyc_start + v.cyc_period)
 				fprintf(fp, "    ... the cycle above, %d times in all\n", v.cyc_reps);
 			continue;
 		}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make overflow-demo MODULE=dir: a module the lab has never seen, whose
-# overflow the report names by its function and context; one that does not
+# overflow the report names by its function and context (and a mutual
+# recursion crash's stackov folds as one cycle); one that does not
 # compile and one whose init fails each get a one-line reason, and neither
 # becomes out/latest.
 # shellcheck source=tests/lib.sh
@@ -25,6 +26,25 @@ check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node
 check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
 check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
 check "gdb: frame #0 is deep_parse_node" grep -Eq '^  #0 +0x[0-9a-f]+ deep_parse_node at deep_parse\.c' "$run/report.txt"
+
+# A mutual recursion through three functions (tests/modules/mutual_recursion):
+# crash's stackov folds it as one cycle, in call order, whose bytes cover
+# the three buffers (64 + 160 + 96 = 320) and a few words of each frame;
+# drgn unwinds as many of those frames as the cycle holds.
+rc=0
+make -s overflow-demo MODULE=$m/mutual_recursion QEMU_DUMP=0 LAB_SHOW=0 >"$LAB_OUT/mod-mutual.out" 2>&1 || rc=$?
+check "MODULE=mutual_recursion: make overflow-demo exits 0" [ $rc = 0 ]
+mrun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+cyc=$(sed -n 's/^  cycle:     mr_term -> mr_factor -> mr_expr x\([0-9]*\) (\([0-9]*\) bytes per cycle)$/\1 \2/p' "$mrun/report.txt" | head -1)
+reps=${cyc% *} bytes=${cyc#* }
+echo "stackov's cycle: ${reps:-?} times, ${bytes:-?} bytes per cycle"
+check "stackov folds mr_term -> mr_factor -> mr_expr into one cycle" [ -n "$cyc" ]
+check "its bytes per cycle (${bytes:-?}) cover the three buffers, plus at most 64 per frame" \
+	sh -c "[ ${bytes:-0} -ge 320 ] && [ ${bytes:-999} -lt $((320 + 3 * 64)) ]"
+n=$(sed -n '/^===== drgn on vmcore/,$p' "$mrun/report.txt" | grep -cE ' mr_(expr|term|factor) at ')
+check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 3)" \
+	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
+
 good=$(readlink "$LAB_OUT/latest")
 
 # one_line NAME OUTFILE PATTERN: failed with one error line (make's own aside)

@@ -149,7 +149,7 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
-[ -s "$tmp/verdict" ] && sed -n '1,7p' "$tmp/verdict"
+[ -s "$tmp/verdict" ] && cat "$tmp/verdict"
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
