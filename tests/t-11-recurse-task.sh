@@ -13,10 +13,10 @@ make -s overflow-demo SCENARIO=RECURSE_TASK VARIANT=vmap KDUMP=0 QEMU_DUMP=0 LAB
 check "make overflow-demo exits 0" [ $rc = 0 ]
 check "out/latest is this run" [ "$(readlink "$LAB_OUT/latest")" = "$(basename "$run")" ]
 check "out/latest/console.log exists" [ -s "$LAB_OUT/latest/console.log" ]
-check "the module performed RECURSE_TASK" has '^lkdtm_ext: Performing RECURSE_TASK \(pid [0-9]+, comm labtrig\)'
+check "the module performed RECURSE_TASK" has 'lkdtm_ext: Performing RECURSE_TASK \(pid [0-9]+, comm labtrig\)'
 check "kernel: BUG: TASK stack guard page was hit" has '^BUG: TASK stack guard page was hit at [0-9a-f]+ \(stack is [0-9a-f]+\.\.[0-9a-f]+\)'
 check "kernel: stack guard page oops" has '^stack guard page: 0000 \[#1\]'
-pid=$(console | sed -n 's/^lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p')
+pid=$(console | sed -n 's/.*lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p' | head -1)
 check "the oops names the writing task (labtrig, pid $pid)" has "^CPU: [0-9]+ PID: $pid Comm: labtrig "
 in_trace() {
 	console | sed -n '/Call Trace:/,/end trace/p' |

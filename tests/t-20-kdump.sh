@@ -54,7 +54,8 @@ check "the report names no failed reader" sh -c "! grep -q '^FAILED readers' '$L
 check "the dump's own log has the guard-page report" \
 	grep -q 'BUG: TASK stack guard page was hit at' "$run/vmcore.dmesg"
 
-pid=$(console | sed -n 's/^lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p')
+pid=$(console | sed -n 's/.*lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p' | head -1)
+check "the module said which task it ran in (pid ${pid:-none})" [ -n "$pid" ]
 sect() { sed -n "/^===== $1/,/^=====/p" "$rep"; }
 check "crash on vmcore: panic task is labtrig pid $pid" \
 	sh -c "sed -n '/^===== crash on vmcore/,/^=====/p' '$rep' | grep -qE '^PID: $pid +TASK: .*COMMAND: \"labtrig\"'"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define TRIGGER "/sys/kernel/debug/lkdtm_ext/trigger"
@@ -48,6 +49,12 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("labtrig: triggering %s as uid %u pid %d\n", name, getuid(), getpid());
+	/*
+	 * Let the serial line send that line before the kernel prints: printk
+	 * writes to the console directly, and would land in the middle of it.
+	 * (Not a tty: nothing to wait for.)
+	 */
+	tcdrain(STDOUT_FILENO);
 	fd = open(TRIGGER, O_WRONLY);
 	if (fd < 0) {
 		printf("labtrig: open %s: %s (errno %d)\n", TRIGGER, strerror(errno), errno);
