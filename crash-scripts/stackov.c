@@ -550,11 +550,25 @@ static void print_all_usage(long off)
 	FREEBUF(u);
 }
 
+/* The task whose stack is at @addr: a cached stack should be no one's. */
+static struct task_context *stack_owner(ulong addr)
+{
+	struct task_context *tc = FIRST_CONTEXT();
+	long off = MEMBER_OFFSET("task_struct", "stack");
+	ulong i, st;
+
+	for (i = 0; i < RUNNING_TASKS(); i++, tc++)
+		if (read_ulong(tc->task + off, &st) && st == addr)
+			return tc;
+	return NULL;
+}
+
 /* Each CPU's cached stacks (kernel/fork.c's cached_stacks[]). */
 static void print_cached(void)
 {
-	ulong base, vm, addr, owner;
-	int cpu, i, n, busy;
+	struct task_context *owner;
+	ulong base, vm, addr;
+	int cpu, i, n;
 
 	if (!symbol_exists("cached_stacks"))
 		error(FATAL, "this kernel has no cached_stacks (no CONFIG_VMAP_STACK)\n");
@@ -566,24 +580,11 @@ static void print_cached(void)
 				continue;
 			addr = 0;
 			read_ulong(vm + MEMBER_OFFSET("vm_struct", "addr"), &addr);
-			/* A stack in the cache is no task's: say so if one still points at it. */
-			owner = 0;
-			busy = 0;
-			{
-				struct task_context *tc = FIRST_CONTEXT();
-				ulong j, st;
-
-				for (j = 0; j < RUNNING_TASKS(); j++, tc++)
-					if (read_ulong(tc->task + MEMBER_OFFSET("task_struct", "stack"), &st) &&
-					    st == addr) {
-						owner = tc->pid;
-						busy = 1;
-					}
-			}
+			owner = stack_owner(addr);
 			fprintf(fp, "cpu %d  slot %d  %lx..%lx  used %ld of %lu", cpu, i, addr,
 				addr + STACKSIZE(), stack_used(addr), STACKSIZE());
-			if (busy)
-				fprintf(fp, "  STILL the stack of pid %lu", owner);
+			if (owner)
+				fprintf(fp, "  STILL the stack of pid %lu", owner->pid);
 			fprintf(fp, "\n");
 			print_vm_struct("    ", vm);
 		}

@@ -32,6 +32,15 @@ boot() {
 }
 # qemu_of RUN: the pid of a QEMU still running for run directory RUN.
 qemu_of() { pgrep -f "qemu-system-x86_64 .*$1/console.log" | head -1 | grep .; }
+# crash_batch OUT DUMP CMD...: crash's commands CMD on DUMP (make crash's
+# way: modules and the stackov extension loaded), in batch, into OUT.
+crash_batch() {
+	out=$1 dump=$2
+	shift 2
+	printf '%s\n' "$@" >"$out.crash"
+	CRASH_ARGS="-s -i $out.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$dump" \
+		</dev/null >"$out" 2>&1 || true
+}
 # What the kernel and the guest printed, without printk timestamps.
 console() { kernel_log "$run/console.log"; }
 # has PATTERN: the console has a line matching the extended regex.

@@ -12,18 +12,14 @@
 good=$LAB_OUT/t-20-run
 [ -f "$good/vmcore" ] || { fail "no vmcore in $good (t-20 makes one)"; finish; }
 s=$(mktemp -d "$LAB_OUT/test-stackov-XXXX")
-# in_crash NAME DUMP CMD...: run crash commands in batch on DUMP.
+# in_crash NAME DUMP CMD...: crash_batch into $s/NAME.out.
 in_crash() {
-	cname=$1 cdump=$2
-	shift 2
-	printf '%s\n' "$@" >"$s/$cname.crash"
-	CRASH_ARGS="-s -i $s/$cname.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$cdump" \
-		</dev/null >"$s/$cname.out" 2>&1 || true
+	cname=$1
+	shift
+	crash_batch "$s/$cname.out" "$@"
 }
 
-crash=$("$LAB_ROOT/vm/crash.sh")
-inc=$(dirname "$crash")
-[ -f "$inc/defs.h" ] || inc=/usr/include/crash
+inc=$(crash_include "$("$LAB_ROOT/vm/crash.sh")")
 gcc -Wall -Wextra -shared -fPIC -nostartfiles -DX86_64 -I "$inc" -o "$s/stackov.so" \
 	"$LAB_ROOT/crash-scripts/stackov.c" 2>"$s/gcc.err"
 check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"

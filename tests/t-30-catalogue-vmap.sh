@@ -56,9 +56,7 @@ fatal() {
 # was no guard-page hit it refuses in one line.
 j() { /usr/bin/python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1" <"$run/stackov.json"; }
 stackov_agrees() {
-	printf 'stackov -j\n' >"$run/stackov.crash"
-	CRASH_ARGS="-s -i $run/stackov.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$run" \
-		</dev/null >"$run/stackov.out" 2>&1 || true
+	crash_batch "$run/stackov.out" "$run" "stackov -j"
 	grep -m1 '^{' "$run/stackov.out" >"$run/stackov.json" || true
 	bug=$(klog | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3 \4/p' | head -1)
 	if [ -z "$bug" ]; then

@@ -9,11 +9,7 @@ set -eu
 
 src=$LAB_ROOT/crash-scripts/stackov.c
 crash=$("$LAB_ROOT/vm/crash.sh")
-# The lab's own crash build has its source next to it; a distribution's
-# crash new enough to be used as it is ships defs.h in /usr/include/crash.
-inc=$(dirname "$crash")
-[ -f "$inc/defs.h" ] || inc=/usr/include/crash
-[ -f "$inc/defs.h" ] || die "no crash defs.h next to $crash or in /usr/include/crash"
+inc=$(crash_include "$crash")
 so=$STACKOV_CACHE/crash-ext/stackov.so
 key=$(hash_files "$src" "$inc/defs.h" "$crash")
 if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then

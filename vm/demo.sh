@@ -22,12 +22,7 @@ export SCENARIO
 
 # This run's directory: the caller's RUN_DIR, or a new one. Every step
 # below reads this run, never out/latest, which may be another run's.
-if [ -n "${RUN_DIR:-}" ]; then
-	mkdir -p "$RUN_DIR"
-	run=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
-else
-	run=$(new_run_dir "$(echo "$SCENARIO" | tr , +)" "${VARIANT:-vmap}")
-fi
+run=$(run_dir "$(echo "$SCENARIO" | tr , +)" "${VARIANT:-vmap}")
 rc=0
 RUN_DIR=$run KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || rc=$?
 if [ ! -f "$run/result" ]; then

@@ -83,6 +83,26 @@ new_run_dir() {
 	CDPATH='' cd -- "$d" && pwd
 }
 
+# run_dir LABEL VARIANT: this run's directory, as an absolute path: the
+# caller's RUN_DIR (made if missing), else a new one (new_run_dir).
+run_dir() {
+	if [ -n "${RUN_DIR:-}" ]; then
+		mkdir -p "$RUN_DIR" && CDPATH='' cd -- "$RUN_DIR" && pwd
+	else
+		new_run_dir "$1" "$2"
+	fi
+}
+
+# crash_include CRASH: the directory with the defs.h of crash binary
+# CRASH: the lab's own build has its source next to it; a distribution's
+# crash new enough to be used as it is ships /usr/include/crash/defs.h.
+crash_include() {
+	for d in "$(dirname "$1")" /usr/include/crash; do
+		[ -f "$d/defs.h" ] && { echo "$d"; return 0; }
+	done
+	die "no crash defs.h next to $1 or in /usr/include/crash"
+}
+
 # run_env RUN_DIR KEY: one value from RUN_DIR/run.env, the run's manifest.
 run_env() {
 	sed -n "s/^$2=//p" "$1/run.env" 2>/dev/null | tail -1

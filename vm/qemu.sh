@@ -70,14 +70,11 @@ esac
 
 # A unique run directory, or the caller's (which then knows where the run
 # is without reading out/latest); out/latest points at the newest one.
-if [ -z "${RUN_DIR:-}" ]; then
-	RUN_DIR=$(new_run_dir "$(echo "${SCENARIO:-$LAB_MODE}" | tr , +)" "$VARIANT")
-	[ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
-else
-	mkdir -p "$RUN_DIR"
-	[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
-	RUN_DIR=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
-fi
+new=0
+[ -n "${RUN_DIR:-}" ] || new=1
+RUN_DIR=$(run_dir "$(echo "${SCENARIO:-$LAB_MODE}" | tr , +)" "$VARIANT")
+[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
+[ "$new" = 1 ] && [ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
 
 free_port() {
 	p=$((20000 + $$ % 20000))

@@ -99,7 +99,8 @@ drgn_on() {
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
-	echo "@@VERDICT@@"
+} >"$tmp/head"
+{
 	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
 		[ -f "$run/$f" ] || continue
 		section "the kernel's log, read from ${f%.dmesg}"
@@ -121,7 +122,7 @@ drgn_on() {
 	fi
 	echo "$failed" >"$tmp/failed"
 	echo "$errors" >"$tmp/errors"
-} >"$tmp/report"
+} >"$tmp/body"
 # The report leads with the stackov extension's verdict (crash on the kdump
 # vmcore, else on QEMU's dump): what happened, before the evidence.
 for d in vmcore qemu-vmcore; do
@@ -132,12 +133,12 @@ for d in vmcore qemu-vmcore; do
 	[ -s "$tmp/verdict" ] && break
 done
 {
-	sed '/^@@VERDICT@@$/,$d' "$tmp/report"
+	cat "$tmp/head"
 	if [ -s "$tmp/verdict" ]; then
 		section "verdict (crash's stackov extension)"
 		cat "$tmp/verdict"
 	fi
-	sed '1,/^@@VERDICT@@$/d' "$tmp/report"
+	cat "$tmp/body"
 } >"$rep"
 failed=$(cat "$tmp/failed")
 errors=$(cat "$tmp/errors")

@@ -16,13 +16,7 @@ check_variant "$VARIANT"
 initrd=$("$LAB_ROOT/vm/selftest-initrd.sh" "$VARIANT")
 tests=$LAB_TREE/tools/testing/selftests/lkdtm/tests.txt
 total=$(grep -c . "$tests")
-# The caller's RUN_DIR, or a new run directory.
-if [ -n "${RUN_DIR:-}" ]; then
-	mkdir -p "$RUN_DIR"
-	run=$(CDPATH='' cd -- "$RUN_DIR" && pwd)
-else
-	run=$(new_run_dir selftest-lkdtm "$VARIANT")
-fi
+run=$(run_dir selftest-lkdtm "$VARIANT")
 set_latest "$run"
 tap=$run/selftest-lkdtm.tap
 : >"$tap"
