@@ -14,6 +14,7 @@
 
 #define STACKOV_END_MAGIC	0x57AC6E9DUL	/* include/uapi/linux/magic.h */
 #define STACKOV_PF_KTHREAD	0x00200000UL	/* include/linux/sched.h */
+#define STACKOV_PF_IDLE		0x00000002UL
 #define STACKOV_PF_WQ_WORKER	0x00000020UL
 #define STACKOV_MAX_FRAMES	1024
 #define STACKOV_MAX_REGIONS	16
@@ -68,6 +69,7 @@ struct verdict {
 	int cyc_start, cyc_period, cyc_reps;
 	long cyc_bytes;
 	char context[128];
+	char entry[128];
 };
 
 static struct verdict v;
@@ -227,7 +229,9 @@ static void frame_bytes(void)
 	for (i = 0; i < v.nframes; i++) {
 		struct frame *f = &v.frames[i];
 
-		if (f->fp && f->fp + 16 > low) {
+		if (f->fp && region_of(f->fp) != region_of(low)) {
+			low = f->fp + 16;	/* a switch of stacks: its size is unknown */
+		} else if (f->fp && f->fp + 16 > low) {
 			f->bytes = f->fp + 16 - low;
 			low = f->fp + 16;
 		} else if (i == 0) {
@@ -273,12 +277,16 @@ static void walk_frames(void)
 			break;
 		if (!is_kernel_text(ret) && !value_search(ret, NULL))
 			break;
+		/*
+		 * An entry stub's frame pointer has bit 0 set: it marks the
+		 * pt_regs of an interrupt or exception; the chain ends there.
+		 */
 		f = &v.frames[v.nframes++];
 		f->pc = ret;
-		f->fp = next;
+		f->fp = (next & 1) ? 0 : next;
 		f->bytes = -1;
 		name_frame(f);
-		if (next <= fp)
+		if ((next & 1) || next <= fp)
 			break;
 		fp = next;
 	}
@@ -383,6 +391,37 @@ static void find_context(void)
 		 v.tc->pid, v.tc->comm, fn ? value_to_symstr(fn, sym, 0) : "unknown");
 }
 
+/* How the task came into the kernel: its syscall, its kthread function. */
+static void find_entry(void)
+{
+	ulong flags = 0, kthread = 0, fn = 0, regs;
+	long nr = -1, off;
+	struct syment *sp;
+
+	readmem(v.tc->task + MEMBER_OFFSET("task_struct", "flags"), KVADDR, &flags,
+		sizeof(unsigned int), "flags", RETURN_ON_ERROR | QUIET);
+	if (flags & STACKOV_PF_IDLE) {
+		snprintf(v.entry, sizeof(v.entry), "the idle loop");
+		return;
+	}
+	if (flags & STACKOV_PF_KTHREAD) {
+		off = MEMBER_OFFSET("task_struct", "worker_private");
+		if (off >= 0 && read_ulong(v.tc->task + off, &kthread) && kthread &&
+		    MEMBER_OFFSET("kthread", "threadfn") >= 0)
+			read_ulong(kthread + MEMBER_OFFSET("kthread", "threadfn"), &fn);
+		sp = fn ? value_search(fn, NULL) : NULL;
+		snprintf(v.entry, sizeof(v.entry), "kthread function %s", sp ? sp->name : "unknown");
+		return;
+	}
+	regs = v.task_stack + STACKSIZE() - STRUCT_SIZE("pt_regs");
+	read_ulong(regs + MEMBER_OFFSET("pt_regs", "orig_ax"), (ulong *)&nr);
+	sp = NULL;
+	if (symbol_exists("sys_call_table") && nr >= 0 && nr < 1024 &&
+	    read_ulong(symbol_value("sys_call_table") + nr * sizeof(ulong), &fn))
+		sp = value_search(fn, NULL);
+	snprintf(v.entry, sizeof(v.entry), "syscall %ld (%s)", nr, sp ? sp->name : "?");
+}
+
 /* A stack's vm_struct: address, size, pages and their PFNs, caller. */
 static void print_vm_struct(const char *indent, ulong vm)
 {
@@ -432,6 +471,7 @@ static void print_text(void)
 	fprintf(fp, "stack overflow: %s stack, pid %ld \"%s\" (task %lx) on cpu %d\n",
 		v.stack->name, v.tc->pid, v.tc->comm, v.tc->task, v.cpu);
 	fprintf(fp, "  context:   %s\n", v.context);
+	fprintf(fp, "  entry:     %s\n", v.entry);
 	fprintf(fp, "  stack:     %lx..%lx (%ld bytes)\n", v.stack->lo, v.stack->hi,
 		v.stack->hi - v.stack->lo);
 	if (v.hit && v.hit->guard)
@@ -492,8 +532,9 @@ static void print_json(void)
 		v.stack->name, v.stack->lo, v.stack->hi, v.hit && v.hit->guard ? "true" : "false");
 	fprintf(fp, "\"fault\":\"%lx\",\"below\":%ld,\"rsp\":\"%lx\",\"rip\":\"%lx\",",
 		v.fault, (long)(v.stack->lo - v.fault), v.sp, v.ip);
-	fprintf(fp, "\"pid\":%ld,\"comm\":\"%s\",\"task\":\"%lx\",\"cpu\":%d,\"context\":\"%s\",",
-		v.tc->pid, json_esc(v.tc->comm), v.tc->task, v.cpu, json_esc(v.context));
+	fprintf(fp, "\"pid\":%ld,\"comm\":\"%s\",\"task\":\"%lx\",\"cpu\":%d,\"context\":\"%s\",\"entry\":\"%s\",",
+		v.tc->pid, json_esc(v.tc->comm), v.tc->task, v.cpu, json_esc(v.context),
+		json_esc(v.entry));
 	fprintf(fp, "\"end_magic\":\"%s\",\"frames\":%d,\"cycle\":\"%s\",\"cycle_function\":\"%s\",\"cycle_reps\":%d}\n",
 		magic, v.nframes, json_esc(cyc), v.cyc_reps ? v.frames[v.cyc_start].name : "",
 		v.cyc_reps);
@@ -686,6 +727,7 @@ static void cmd_stackov(void)
 	walk_frames();
 	fold_cycle();
 	find_context();
+	find_entry();
 	if (json)
 		print_json();
 	else
@@ -714,6 +756,7 @@ static char *help_stackov[] = {
 	"    crash> stackov",
 	"    stack overflow: TASK stack, pid 60 \"labtrig\" (task ffff8880002bcec0) on cpu 0",
 	"      context:   task (pid 60 \"labtrig\")",
+	"      entry:     syscall 1 (__x64_sys_write)",
 	"      stack:     ffffc90000130000..ffffc90000134000 (16384 bytes)",
 	"      guard:     ffffc9000012f000..ffffc90000130000, hit",
 	"      fault:     ffffc9000012fff8, 8 bytes below the stack (push; ...)",

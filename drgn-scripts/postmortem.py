@@ -3,45 +3,24 @@
 
 usage: /usr/bin/python3 drgn-scripts/postmortem.py VMCORE VMLINUX [MODULE.ko...]
 
-Prints the crashed task, its stack bounds, and drgn's stack trace of it,
-each frame with the stack its stack pointer is on: TASK (the task's own
-stack), TASK-GUARD (the page below it), IRQ and IRQ-GUARD (the CPU's
-hardirq stack and the page below it),
-an exception stack (DF, NMI, DB, MCE, VC...), or ? (none of those).
+Prints the crashed task, its stack bounds, and drgn's stack trace of it
+(drgn's own unwinder, not stackov's frame-pointer walk), each frame with
+the stack its stack pointer is on: TASK (the task's own stack), TASK-GUARD
+(the page below it), IRQ and IRQ-GUARD (the CPU's hardirq stack and the
+page below it), an exception stack (DF, NMI, DB, MCE, VC...), or ? (none
+of those). The stacks are gdb-scripts/stackov/facts.py's, as stackov's.
 """
 import sys
 
 import drgn
-from drgn.helpers.linux.percpu import per_cpu
 from drgn.helpers.linux.sched import task_cpu
 
-
-def stacks_of(prog, task, cpu, thread_size):
-    """The stacks the crashed CPU may be on: [(name, low, high)]."""
-    lo = task.stack.value_()
-    out = [("TASK", lo, lo + thread_size), ("TASK-GUARD", lo - 4096, lo)]
-    try:
-        size = prog.type("struct irq_stack").size
-        top = per_cpu(prog["hardirq_stack_ptr"], cpu).value_() + 8
-        out += [("IRQ", top - size, top), ("IRQ-GUARD", top - size - 4096, top - size)]
-    except (LookupError, drgn.FaultError):
-        pass
-    try:
-        cea = per_cpu(prog["cea_exception_stacks"], cpu)
-        for m in cea.type_.type.members:
-            if m.name.endswith("_stack") and not m.name.endswith("_guard"):
-                base = cea.value_() + m.offset
-                out.append((m.name[:-len("_stack")], base, base + m.type.size))
-    except (LookupError, drgn.FaultError, AttributeError):
-        pass
-    return out
+from stackov_drgn import DrgnTarget, facts
 
 
 def stack_kind(stacks, sp):
-    for name, low, high in stacks:
-        if low <= sp < high:
-            return name
-    return "?"
+    r = facts.region_of(stacks, sp)
+    return r.name if r else "?"
 
 
 def main(argv):
@@ -82,7 +61,7 @@ def main(argv):
         print("rsp:            %#x (%s)" % (rsp, rel))
     except (LookupError, IndexError):
         pass
-    stacks = stacks_of(prog, task, task_cpu(task), thread_size)
+    stacks = facts.regions_of(DrgnTarget(prog, debug[0]), task_cpu(task), lo)
     print("stack trace (%d frames; a run of identical frames is shown once;"
           " [the stack each is on]):" % len(trace))
     i = 0

@@ -161,3 +161,77 @@ lifecycle_numbers() {
 			[ "${h:-0}" -ge "${u:-1}" ] ;;
 	esac
 }
+
+# The three stackovs (crash's extension, gdb's and drgn's helpers), as
+# report.sh ran them on one run: per reader section of report.txt
+# ("crash on vmcore", "gdb on vmcore.elf", "drgn on qemu-vmcore.elf"...).
+# verdict_json REPORT SECTION: its stackov -j line, or its one-line refusal.
+verdict_json() {
+	sed -n "/^===== $2 =====\$/,/^=====/p" "$1" | grep -m1 -E '^\{"stack":|^stackov: '
+}
+# verdict_text REPORT SECTION: its stackov paragraph, to the last frame.
+verdict_text() {
+	sed -n "/^===== $2 =====\$/,/^=====/p" "$1" |
+		sed -n '/^stack overflow: /,/^[^ ]/p' | sed '/^[^ ]/{/^stack overflow: /!d}'
+}
+# jfield JSONFILE KEY: one value of a JSON object.
+jfield() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
+
+in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+cycle_has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+# readers_agree NAME RUN FN: on each dump of RUN (kdump's: crash on vmcore,
+# gdb on vmcore.elf, drgn on vmcore; QEMU's: crash on qemu-vmcore, gdb and
+# drgn on qemu-vmcore.elf, its ELF dump with paging), the readers' verdicts
+# are the same word for word, JSON and text, and agree with that dump's own
+# kernel log: the BUG line's stack kind, fault address and bounds, the
+# oops's task, and the number of FN frames drgn's own unwinder finds (the
+# folded cycle's count). Without a guard-page hit every reader refuses in
+# the same one line.
+readers_agree() {
+	name=$1 arun=$2 afn=$3
+	rep=$arun/report.txt
+	for d in vmcore qemu-vmcore; do
+		[ -e "$arun/$d" ] || { fail "$name: no $d to read"; continue; }
+		first='' out=$arun/agree-$d
+		for r in crash gdb drgn; do
+			sec="$r on $d.elf"
+			[ "$r" = crash ] && sec="crash on $d"
+			[ "$r $d" = "drgn vmcore" ] && sec="drgn on vmcore"
+			verdict_json "$rep" "$sec" >"$out.$r.json" || true
+			verdict_text "$rep" "$sec" >"$out.$r.txt" || true
+			check "$name: $sec: stackov gave a verdict or a refusal" [ -s "$out.$r.json" ]
+			if [ -z "$first" ]; then first=$r; continue; fi
+			check "$name: on $d, $r's stackov -j is crash's, word for word" cmp -s "$out.$first.json" "$out.$r.json"
+			check "$name: on $d, $r's stackov verdict text is crash's, line for line" cmp -s "$out.$first.txt" "$out.$r.txt"
+		done
+		j=$out.crash.json
+		dmesg=$(readlink -f "$arun/$d").dmesg
+		bug=$(kernel_log "$dmesg" | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' | head -1)
+		if [ -z "$bug" ]; then
+			check "$name: on $d (no guard-page hit) stackov refuses in one line" grep -q '^stackov: ' "$j"
+			continue
+		fi
+		grep -q '^{' "$j" || { fail "$name: on $d stackov gave no verdict for: BUG: $bug"; continue; }
+		check "$name: on $d, stackov's stack, fault and bounds are the BUG line's ($bug)" \
+			[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
+		oops=$(kernel_log "$dmesg" | sed -n 's/^CPU: [0-9]* PID: \([0-9]*\) Comm: \([^ ]*\) .*/\1 \2/p' | head -1)
+		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
+			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
+		dsec="drgn on $d.elf"
+		[ "$d" = vmcore ] && dsec="drgn on vmcore"
+		drgn=$(sed -n "/^===== $dsec =====\$/,/^=====/p" "$rep")
+		n=$(echo "$drgn" | awk -v f=" $afn at " 'index($0, f) { n += match($0, /\(x[0-9]+\)/) ? substr($0, RSTART + 2, RLENGTH - 3) : 1 } END { print n + 0 }')
+		if [ "$n" -ge 3 ]; then
+			cyc=$(jfield "$j" cycle) reps=$(jfield "$j" cycle_reps)
+			check "$name: on $d, the folded cycle ($cyc) has $afn" cycle_has "$cyc" "$afn"
+			# One function's cycle: every frame of it is a turn. A longer
+			# one may end inside a turn: one frame of $afn more.
+			case $cyc in
+			*' -> '*) check "$name: on $d, $reps turns; drgn's own unwinder finds $n $afn frames" \
+				in_range "$n" "$reps" $((reps + 1)) ;;
+			*) check "$name: on $d, $reps turns, as many $afn frames as drgn's own unwinder finds ($n)" \
+				[ "$reps" = "$n" ] ;;
+			esac
+		fi
+	done
+}

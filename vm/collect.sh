@@ -58,7 +58,8 @@ for f in "$run/vmcore" "$q"; do
 		say "could not read the kernel log from $(basename "$f")"
 done
 # Each dump's size as written, so a later truncation is named as such.
-for f in "$run/vmcore" "$run/vmcore.elf" "$q"; do
+[ -f "$q.elf" ] && say "qemu-vmcore.elf: $(du -m "$q.elf" | cut -f1) MiB"
+for f in "$run/vmcore" "$run/vmcore.elf" "$q" "$q.elf"; do
 	[ -f "$f" ] && stat -c %s "$f" >"$f.size"
 done
 

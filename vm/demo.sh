@@ -40,8 +40,12 @@ echo "${lines:-(no stack report on the console)}"
 
 if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then
 	say "booting $SCENARIO again for QEMU's own dump (dump-guest-memory on pvpanic)"
-	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 LAB_LATEST=0 "$LAB_ROOT/vm/qemu.sh" || true
-	[ -f "$run/qemu-dump/qemu-vmcore" ] && ln -sf qemu-dump/qemu-vmcore "$run/qemu-vmcore"
+	# No crash kernel to reserve, and the ELF dump is the size of memory.
+	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 LAB_LATEST=0 LAB_MEM=${QEMU_DUMP_MEM:-256M} \
+		"$LAB_ROOT/vm/qemu.sh" || true
+	for f in qemu-vmcore qemu-vmcore.elf; do
+		[ -f "$run/qemu-dump/$f" ] && ln -sf "qemu-dump/$f" "$run/$f"
+	done
 fi
 if [ -f "$run/vmcore" ] || [ -f "$run/qemu-vmcore" ]; then
 	"$LAB_ROOT/vm/report.sh" "$run"

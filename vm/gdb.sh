@@ -1,7 +1,12 @@
 #!/bin/sh
 # vm/gdb.sh - attach gdb to the gdbstub of a running guest (RUN_DIR, or
-# out/latest) with its vmlinux and the kernel's vmlinux-gdb.py loaded.
-# GDB_ARGS are passed to gdb (for a batch run: GDB_ARGS="-batch -ex lx-ps").
+# out/latest) with its vmlinux, the kernel's vmlinux-gdb.py and this lab's
+# helpers (gdb-scripts/stackov-gdb.py) loaded. The helpers name a module's
+# functions from the kernel's copy of its symbols; for gdb's own bt of a
+# module, run lx-symbols once the guest is up.
+#   GDB_CMDS=file   run the gdb commands in file, in batch, then quit
+#                   (gdb exits when the guest does)
+#   GDB_ARGS=...    more arguments for gdb, as they are
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
@@ -10,10 +15,15 @@ RUN_DIR=${RUN_DIR:-$LAB_OUT/latest}
 [ -f "$RUN_DIR/gdb.port" ] ||
 	die "no gdbstub in $RUN_DIR (start the guest with make vm first)"
 port=$(cat "$RUN_DIR/gdb.port")
-vmlinux=$(sed -n 's/^vmlinux=//p' "$RUN_DIR/run.env")
+vmlinux=$(run_env "$RUN_DIR" vmlinux)
 [ -f "$vmlinux" ] || die "vmlinux of that run is gone: $vmlinux"
 kdir=$(dirname "$vmlinux")
 [ -f "$kdir/vmlinux-gdb.py" ] || die "no vmlinux-gdb.py in $kdir (CONFIG_GDB_SCRIPTS)"
+set -- -q -iex "add-auto-load-safe-path $kdir:$LAB_TREE" \
+	-ex "target remote 127.0.0.1:$port" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py"
+if [ -n "${GDB_CMDS:-}" ]; then
+	[ -f "$GDB_CMDS" ] || die "GDB_CMDS: no such file: $GDB_CMDS"
+	set -- -batch "$@" -x "$GDB_CMDS"
+fi
 # shellcheck disable=SC2086
-exec gdb -q -iex "add-auto-load-safe-path $kdir:$LAB_TREE" \
-	-ex "target remote 127.0.0.1:$port" ${GDB_ARGS:-} "$vmlinux"
+exec gdb "$@" ${GDB_ARGS:-} "$vmlinux"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # vm/report.sh RUN_DIR - the post-mortem of one run, from three readers:
-# crash (batch, crash-scripts/postmortem.crash), gdb (on the ELF vmcore,
-# gdb-scripts/stackov.py) and drgn (drgn-scripts/postmortem.py). Writes
+# crash (batch, crash-scripts/postmortem.crash with the stackov extension),
+# gdb (on the ELF vmcore, gdb-scripts/stackov/) and drgn
+# (drgn-scripts/postmortem.py and stackov_drgn.py), on kdump's dump and on
+# QEMU's; the verdicts of the three stackovs are set side by side. Writes
 # RUN_DIR/report.txt and prints a short summary. A reader that fails or
 # times out is named in both, and the others still run; the exit status
 # is 1 when any produced nothing. One that ran but reported an error (crash's
@@ -68,32 +70,72 @@ crash_on() {
 	} >"$tmp/postmortem.crash"
 	CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
 		"$LAB_ROOT/vm/crash-open.sh" "$1" || return $?
-	! grep -Eq '^(sys|bt|task|mod|stackov): ' "$tmp/out"
+	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/out"
 }
 
 # gdb on the ELF dump, each module's symbols at the address it had: the
 # guest's own word (run.env) for lkdtm_ext, crash's mod list otherwise.
+# gdb's own bt stops where the ELF vmcore maps no stack; the stackov
+# helpers (gdb-scripts/stackov/) read the stack through the page tables.
 gdb_on_elf() {
-	set -- -q -batch -nx "$run/vmlinux" "$run/vmcore.elf"
+	elf=$1 dir=$(dirname "$(readlink -f "$1")") d=$(basename "$1" .elf)
+	set -- -q -batch -nx "$run/vmlinux" "$elf"
 	for ko in "$run"/*.ko; do
 		[ -f "$ko" ] || continue
 		m=$(basename "$ko" .ko | tr - _)
 		at=''
-		[ "$m" = lkdtm_ext ] && at=$(run_env "$run" module_text)
+		[ "$m" = lkdtm_ext ] && at=$(run_env "$dir" module_text)
 		[ -n "$at" ] || at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" \
-			"$tmp/crash_on_vmcore.out" 2>/dev/null | head -1)
+			"$tmp/crash_on_$d.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
-	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov.py" -ex lab-panic >"$tmp/gdb.raw" 2>&1 || return $?
-	sed -n '/^panic cpu:/,$p' "$tmp/gdb.raw" | grep . || {
+	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
+		-ex 'echo gdb bt:\n' -ex 'bt 4' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || return $?
+	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
 		return 1
 	}
 }
 
+# drgn: its own unwinder's trace (postmortem.py), then the stackov verdict
+# (stackov_drgn.py), text and JSON.
 drgn_on() {
-	timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$1" "$run/vmlinux" "$run"/*.ko
+	set -- "$1" "$run/vmlinux" "$run"/*.ko
+	timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$@" || return $?
+	echo
+	# A refusal ("stackov: ... no stack overflow to explain") is an answer.
+	for o in '' -j; do
+		# shellcheck disable=SC2086
+		timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/stackov_drgn.py" $o "$@" >"$tmp/drgn.v" 2>&1 ||
+			grep -q '^stackov: ' "$tmp/drgn.v" || { cat "$tmp/drgn.v"; return 1; }
+		cat "$tmp/drgn.v"
+		grep -q '^stackov: ' "$tmp/drgn.v" && break
+	done
+	return 0
+}
+
+# The readers' verdicts (stackov -j in crash, gdb and drgn), each the same
+# line when they agree: on kdump's dump (vmcore, vmcore.elf), and on QEMU's
+# (qemu-vmcore, qemu-vmcore.elf), a boot of its own.
+agreement() {
+	for dump in vmcore qemu-vmcore; do
+		: >"$tmp/verdicts"
+		for f in "$tmp"/*_on_"$dump".out "$tmp"/*_on_"$dump".elf.out; do
+			[ -f "$f" ] || continue
+			v=$(grep -m1 -E '^\{"stack":|^stackov: ' "$f" || echo '(no verdict)')
+			printf '%s: %s\n' "$(basename "$f" .out | tr _ ' ')" "$v" >>"$tmp/verdicts"
+		done
+		[ -s "$tmp/verdicts" ] || continue
+		n=$(cut -d: -f2- "$tmp/verdicts" | sort -u | wc -l)
+		if [ "$n" = 1 ]; then
+			echo "on $dump: the $(wc -l <"$tmp/verdicts") readers agree, word for word:"
+			head -1 "$tmp/verdicts" | cut -d: -f2- | cut -c2-
+		else
+			echo "on $dump: the readers DISAGREE:"
+			cat "$tmp/verdicts"
+		fi
+	done
 }
 
 {
@@ -113,8 +155,13 @@ drgn_on() {
 		[ -f "$run/$d" ] || continue
 		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
 	done
-	[ -f "$run/vmcore.elf" ] && step "gdb on vmcore.elf" '^panic cpu:' gdb_on_elf
+	for d in vmcore.elf qemu-vmcore.elf; do
+		[ -f "$run/$d" ] && step "gdb on $d" '^gdb bt:' gdb_on_elf "$run/$d"
+	done
 	[ -f "$run/vmcore" ] && step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
+	[ -f "$run/qemu-vmcore.elf" ] && step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
+	section "stackov's verdict, from each reader (stackov -j)"
+	agreement | tee "$tmp/agree"
 	if [ -n "$failed$errors" ]; then
 		section "readers that failed or reported errors"
 		[ -n "$failed" ] && echo "failed: $failed"
@@ -151,6 +198,7 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
 [ -s "$tmp/verdict" ] && cat "$tmp/verdict"
+grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /' || true
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
