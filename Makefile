@@ -14,7 +14,8 @@
 #   make bench-boot    time boots to init under the chosen accelerator
 #   make bench-kdump   panic-to-vmcore time and dump sizes
 #   make bench-crashkernel   the smallest crashkernel= that works
-#   make bench-forks   fork cost and stack-cache counters, per cache setting
+#   make bench         the series' pthread_create+join table, repeatably:
+#                      out/bench/table.md, plot.svg, highwater.md
 #   make bench-latency no-op build, accelerator probe, make crash refusals
 
 VARIANT  ?= vmap
@@ -25,7 +26,7 @@ ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb \
-	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-forks bench-latency clean
+	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench bench-latency clean
 
 all: build
 
@@ -43,7 +44,8 @@ initramfs: module
 
 build: initramfs
 
-overflow-demo: build crash-tool
+overflow-demo: deps
+	@vm/prepare.sh $(VARIANT)
 	@SCENARIO=$(SCENARIO) vm/demo.sh
 
 list:
@@ -79,9 +81,8 @@ bench-kdump: build crash-tool
 bench-crashkernel: build
 	@bench/crashkernel.sh
 
-bench-forks: build
-	@$(MAKE) -s build VARIANT=novmap
-	@bench/forks.sh
+bench: deps
+	@bench/stackbench.sh
 
 bench-latency: build crash-tool
 	@bench/latency.sh

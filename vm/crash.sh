@@ -24,7 +24,16 @@ fi
 
 dir=$STACKOV_CACHE/crash-$CRASH_VERSION
 bin=$dir/crash-$CRASH_VERSION/crash
-if [ -x "$bin" ] || { lab_lock exclusive "to build crash $CRASH_VERSION" && [ -x "$bin" ]; }; then
+# crash's own lock, not the cache's: its build touches no kernel or run,
+# so make overflow-demo builds it while the kernel builds.
+crash_lock() {
+	mkdir -p "$STACKOV_CACHE"
+	exec 8>>"$STACKOV_CACHE/crash.lock"
+	flock -n -x 8 && return 0
+	say "waiting: another stackov-lab build of crash holds $STACKOV_CACHE/crash.lock"
+	flock -x 8
+}
+if [ -x "$bin" ] || { crash_lock && [ -x "$bin" ]; }; then
 	echo "$bin"
 	exit 0
 fi

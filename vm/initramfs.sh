@@ -21,7 +21,7 @@ fi
 out=$(initramfs_image "$variant")
 # shellcheck disable=SC2046
 key=$(hash_files "$LAB_ROOT/vm/guest/init" "$LAB_ROOT/vm/initramfs.sh" \
-	$(ls "$LAB_ROOT"/vm/guest/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done))
+	$(ls "$LAB_ROOT"/vm/guest/*.c "$LAB_ROOT"/bench/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done))
 up_to_date() { [ "${LAB_FORCE:-0}" != 1 ] && [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; }
 if up_to_date || { lab_lock exclusive "to build the $variant initramfs" && up_to_date; }; then
 	exit 0
@@ -32,8 +32,8 @@ remove_on_exit "$work" "$out.tmp"
 mkdir -p "$work/root/bin" "$work/root/lib/modules" "$work/root/proc" \
 	"$work/root/sys" "$work/root/dev" "$work/root/tmp" "$work/root/etc"
 
-# Guest-side programs: C, static, built here.
-for src in "$LAB_ROOT"/vm/guest/*.c; do
+# Guest-side programs: C, static, built here (the benchmark's too).
+for src in "$LAB_ROOT"/vm/guest/*.c "$LAB_ROOT"/bench/*.c; do
 	prog=$(basename "$src" .c)
 	gcc -static -O2 -Wall -Werror -o "$work/root/bin/$prog" "$src" ||
 		die "guest program $prog failed to build"

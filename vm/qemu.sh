@@ -7,6 +7,8 @@
 #   LAB_MODE=run|shell|idle|probe|selftest   guest init mode (run)
 #   APPEND="..."          extra kernel command-line arguments
 #   ACCEL=auto|kvm|tcg    accelerator; auto runs the probe (vm/accel.sh)
+#   ICOUNT=N              TCG with -icount shift=N: guest time follows the
+#                         instructions executed, so guest timings repeat
 #   VM_TIMEOUT=seconds    hard limit on the run (300; 3600 interactive)
 #   GDB=1 [GDB_WAIT=1]    gdbstub on 127.0.0.1 (port in RUN_DIR/gdb.port),
 #                         optionally holding the CPUs until gdb attaches
@@ -133,7 +135,16 @@ if [ "$accel" = kvm ]; then
 	set -- -accel kvm -cpu host "$@"
 else
 	# TCG logs a triple fault (a reset with no message) to this file.
-	set -- -accel tcg,thread=multi -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
+	# ICOUNT=N: guest time follows the instructions executed (2^N ns
+	# each), one host thread for all CPUs: a guest's timings repeat.
+	tcg="-accel tcg,thread=multi"
+	case ${ICOUNT:-} in
+	'') ;;
+	*[!0-9]*) die "ICOUNT must be a shift (0..10), not '$ICOUNT'" ;;
+	*) tcg="-accel tcg,thread=single -icount shift=$ICOUNT,sleep=off" ;;
+	esac
+	# shellcheck disable=SC2086
+	set -- $tcg -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
 fi
 
 # The run's manifest: every later step (collect, report, tests) reads what
@@ -142,7 +153,7 @@ fi
 	echo "run_dir=$RUN_DIR"
 	echo "variant=$VARIANT"
 	echo "scenario=${SCENARIO:-}"
-	echo "accel=$accel"
+	echo "accel=$accel${ICOUNT:+ icount shift=$ICOUNT}"
 	echo "timeout=$VM_TIMEOUT"
 	echo "kernel=$kernel"
 	echo "kernel_sha256=$(sha256sum "$kernel" | cut -d' ' -f1)"
