@@ -8,6 +8,8 @@
 #   make selftest-lkdtm  the kernel's own LKDTM selftest, in the guest
 #   make vm            interactive guest shell, gdbstub on 127.0.0.1
 #   make gdb           gdb attached to the running `make vm` guest
+#                      (GDB_CMDS=file: those commands, in batch)
+#   make gdb-catch [SCENARIO=NAME]  boot, stop at the overflow in gdb, go on
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
 #   make build         kernel, module and initramfs only
 #   make bench-build   time a cold kernel build (both variants, own cache)
@@ -25,7 +27,7 @@ DUMP     ?= out/latest
 ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
-.PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb \
+.PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
 	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench bench-latency clean
 
 all: build
@@ -59,6 +61,9 @@ vm: build
 
 gdb: deps
 	@vm/gdb.sh
+
+gdb-catch: build
+	@SCENARIO=$(SCENARIO) vm/gdb-catch.sh
 
 crash-tool: deps
 	@vm/crash.sh >/dev/null

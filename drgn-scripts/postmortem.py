@@ -61,7 +61,8 @@ def main(argv):
         print("rsp:            %#x (%s)" % (rsp, rel))
     except (LookupError, IndexError):
         pass
-    stacks = facts.regions_of(DrgnTarget(prog, debug[0]), task_cpu(task), lo)
+    target = DrgnTarget(prog, debug[0])
+    stacks = facts.regions_of(target, task_cpu(task), lo)
     print("stack trace (%d frames; a run of identical frames is shown once;"
           " [the stack each is on]):" % len(trace))
     i = 0
@@ -73,7 +74,9 @@ def main(argv):
                trace[j + 1].name == frame.name and
                stack_kind(stacks, trace[j + 1].sp) == kind):
             j += 1
-        name = frame.name or "??"
+        # A frame with no debug info (the entry code) by its symbol, as
+        # kallsyms names it.
+        name = frame.name or target.func_name(frame.pc) or "??"
         try:
             src = " at %s:%d" % (frame.source()[0].split("/")[-1], frame.source()[1])
         except LookupError:

@@ -179,18 +179,18 @@ jfield() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[
 
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 cycle_has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
-# readers_agree NAME RUN FN: on each dump of RUN (kdump's: crash on vmcore,
+# readers_agree NAME RUN FN [DUMPS]: on each dump of RUN (kdump's: crash on vmcore,
 # gdb on vmcore.elf, drgn on vmcore; QEMU's: crash on qemu-vmcore, gdb and
 # drgn on qemu-vmcore.elf, its ELF dump with paging), the readers' verdicts
 # are the same word for word, JSON and text, and agree with that dump's own
 # kernel log: the BUG line's stack kind, fault address and bounds, the
 # oops's task, and the number of FN frames drgn's own unwinder finds (the
 # folded cycle's count). Without a guard-page hit every reader refuses in
-# the same one line.
+# the same one line. DUMPS (default "vmcore qemu-vmcore") narrows it.
 readers_agree() {
 	name=$1 arun=$2 afn=$3
 	rep=$arun/report.txt
-	for d in vmcore qemu-vmcore; do
+	for d in ${4:-vmcore qemu-vmcore}; do
 		[ -e "$arun/$d" ] || { fail "$name: no $d to read"; continue; }
 		first='' out=$arun/agree-$d
 		for r in crash gdb drgn; do
@@ -234,4 +234,24 @@ readers_agree() {
 			esac
 		fi
 	done
+}
+
+# gdb_frames_in REPORT GDBSECTION OTHER: the functions of gdb's stackov
+# frames (GDBSECTION, e.g. "gdb on vmcore.elf"), in order, are among the
+# frames another unwinder lists on the same dump: OTHER is "drgn on vmcore"
+# (drgn's own unwinder, which also lists inlined frames) or "crash on
+# vmcore" (crash's bt, from its PID: line on, which starts in the panic
+# path on the DF stack). gcc's .cold/.isra suffixes are dropped and runs of
+# one function counted once.
+gdb_frames_in() {
+	sec() { sed -n "/^===== $2 =====\$/,/^=====/p" "$1"; }
+	sec "$1" "$2" | sed -n '/^  frames: /,/^[^ ]/p' |
+		awk '$1 ~ /^#[0-9]+$/ { print $3 }' | sed 's/\..*//' | uniq >"$1.gdbframes"
+	case $3 in
+	drgn*) sec "$1" "$3" | sed -n '/^stack trace/,/^$/p' ;;
+	crash*) sec "$1" "$3" | sed -n '/^PID: .*COMMAND: /,/^PID: /p' ;;
+	esac | awk '$1 ~ /^#[0-9]/ { print $3 }' | sed 's/\..*//' | uniq >"$1.otherframes"
+	[ -s "$1.gdbframes" ] || return 1
+	awk 'NR == FNR { g[++n] = $0; next } i < n && $0 == g[i + 1] { i++ } END { exit i < n }' \
+		"$1.gdbframes" "$1.otherframes"
 }

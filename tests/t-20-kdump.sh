@@ -70,8 +70,16 @@ same_story() {
 	[ -n "$a" ] && [ "$a" = "$b" ]
 }
 check "both dumps: the double fault interrupted the same function" same_story
-check "gdb on vmcore.elf: the crashed task is labtrig pid $pid" bt_has "gdb on vmcore.elf" "^task: +labtrig pid $pid "
-check "gdb on vmcore.elf: frame #0 is recurse_task_frame" bt_has "gdb on vmcore.elf" '^  #0 +0x[0-9a-f]+ recurse_task_frame at recurse\.c'
+check "gdb on vmcore.elf: its own bt has frame #0, recurse_task_frame" bt_has "gdb on vmcore.elf" '^#0 +0x[0-9a-f]+ in recurse_task_frame \(.*recurse\.c'
+check "gdb on vmcore.elf: and stops there (no vmalloc in an ELF vmcore)" bt_has "gdb on vmcore.elf" '^Backtrace stopped: Cannot access memory at address '
+check "gdb on vmcore.elf: stackov, through the page tables: labtrig pid $pid" bt_has "gdb on vmcore.elf" "^stack overflow: TASK stack, pid $pid \"labtrig\" "
+check "gdb on vmcore.elf: and the recursion folded" bt_has "gdb on vmcore.elf" '^  cycle: +recurse_task_frame x[0-9]+ '
+check "gdb on vmcore.elf: stackov's frames, in order, are drgn's own unwinder's" gdb_frames_in "$rep" "gdb on vmcore.elf" "drgn on vmcore"
+check "gdb on vmcore.elf: and crash's bt's" gdb_frames_in "$rep" "gdb on vmcore.elf" "crash on vmcore"
+check "gdb on qemu-vmcore.elf: stackov's frames, in order, are crash's bt's on QEMU's dump" \
+	gdb_frames_in "$rep" "gdb on qemu-vmcore.elf" "crash on qemu-vmcore"
+check "gdb on qemu-vmcore.elf (paging ELF): its own bt reads the stacks, to the double fault's entry" \
+	bt_has "gdb on qemu-vmcore.elf" ' in asm_exc_double_fault '
 check "drgn on vmcore: crashed thread is labtrig pid $pid" bt_has "drgn on vmcore" "^crashed thread: labtrig pid $pid "
 check "drgn on vmcore: stack trace has the recursion" bt_has "drgn on vmcore" '^  #1-#[0-9]+ +0x[0-9a-f]+ recurse_task_frame at recurse\.c:[0-9]+ \(x[0-9]+\)'
 check "drgn on vmcore: and the syscall it came from" bt_has "drgn on vmcore" ' ksys_write at '

@@ -25,7 +25,7 @@ check "crash: the panic task is insmod" grep -Eq '^PID: [0-9]+ +TASK: .*COMMAND:
 check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node at [0-9a-f]+ \[deep_parse\]' "$run/report.txt"
 check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
 check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
-check "gdb: frame #0 is deep_parse_node" grep -Eq '^  #0 +0x[0-9a-f]+ deep_parse_node at deep_parse\.c' "$run/report.txt"
+check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +0x[0-9a-f]+ in deep_parse_node \(.*deep_parse\.c' "$run/report.txt"
 
 # A mutual recursion through three functions (tests/modules/mutual_recursion):
 # crash's stackov folds it as one cycle, in call order, whose bytes cover
@@ -44,6 +44,11 @@ check "its bytes per cycle (${bytes:-?}) cover the three buffers, plus at most 6
 n=$(sed -n '/^===== drgn on vmcore/,$p' "$mrun/report.txt" | grep -cE ' mr_(expr|term|factor) at ')
 check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 3)" \
 	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
+
+readers_agree mutual_recursion "$mrun" mr_expr vmcore
+check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder's" \
+	gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "drgn on vmcore"
+check "mutual_recursion: and crash's bt's" gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "crash on vmcore"
 
 good=$(readlink "$LAB_OUT/latest")
 

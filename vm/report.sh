@@ -89,13 +89,17 @@ gdb_on_elf() {
 			"$tmp/crash_on_$d.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
+	rc=0
 	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
-		-ex 'echo gdb bt:\n' -ex 'bt 4' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || return $?
+		-ex 'echo gdb bt:\n' -ex 'bt 4' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
 	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
 		return 1
 	}
+	# In batch, gdb's status is the last command's: a refusal of stackov
+	# ("stackov: ... no stack overflow to explain") is an answer.
+	[ "$rc" = 0 ] || { [ "$rc" != 124 ] && grep -q '^stackov: ' "$tmp/gdb.raw"; } || return "$rc"
 }
 
 # drgn: its own unwinder's trace (postmortem.py), then the stackov verdict
