@@ -207,11 +207,56 @@ static void find_fault(void)
 	v.stack = stack_above(v.hit);
 }
 
+/*
+ * A module's init text: crash names it _MODULE_INIT_START_<module>; the
+ * kernel's own symbol table of the module (mod->kallsyms, whole while the
+ * init function runs) has the function's name, as an oops would print it.
+ */
+static int module_init_name(ulong pc, char *name, size_t len)
+{
+	ulong head = symbol_value("modules"), node, mod, base, ks, symtab, strtab, best = 0;
+	long list = MEMBER_OFFSET("module", "list"), init = MEMBER_OFFSET("module", "init_layout");
+	unsigned int text = 0, num = 0, i, best_name = 0;
+	struct { unsigned int name; unsigned char info, other; unsigned short shndx;
+		 ulong value, size; } sym;
+
+	if (list < 0 || init < 0 || !read_ulong(head, &node))
+		return 0;
+	for (; node != head && node; read_ulong(node, &node)) {
+		mod = node - list;
+		if (!read_ulong(mod + init + MEMBER_OFFSET("module_layout", "base"), &base) ||
+		    !readmem(mod + init + MEMBER_OFFSET("module_layout", "text_size"), KVADDR, &text,
+			     sizeof(text), "text_size", RETURN_ON_ERROR | QUIET) ||
+		    pc < base || pc >= base + text)
+			continue;
+		if (!read_ulong(mod + MEMBER_OFFSET("module", "kallsyms"), &ks) || !ks ||
+		    !read_ulong(ks + MEMBER_OFFSET("mod_kallsyms", "symtab"), &symtab) ||
+		    !read_ulong(ks + MEMBER_OFFSET("mod_kallsyms", "strtab"), &strtab))
+			return 0;
+		readmem(ks + MEMBER_OFFSET("mod_kallsyms", "num_symtab"), KVADDR, &num, sizeof(num),
+			"num_symtab", RETURN_ON_ERROR | QUIET);
+		for (i = 1; i < num && i < 100000; i++) {
+			if (!readmem(symtab + i * sizeof(sym), KVADDR, &sym, sizeof(sym), "sym",
+				     RETURN_ON_ERROR | QUIET))
+				break;
+			if (sym.value >= base && sym.value <= pc && sym.value >= best) {
+				best = sym.value;
+				best_name = sym.name;
+			}
+		}
+		return best && read_string(strtab + best_name, name, len - 1) > 0;
+	}
+	return 0;
+}
+
 static void name_frame(struct frame *f)
 {
 	ulong off = 0;
 	struct syment *sp = value_search(f->pc, &off);
 
+	if (sp && !strncmp(sp->name, "_MODULE_INIT_", 13) &&
+	    module_init_name(f->pc, f->name, sizeof(f->name)))
+		return;
 	snprintf(f->name, sizeof(f->name), "%s", sp ? sp->name : "??");
 }
 
@@ -466,6 +511,7 @@ static void print_text(void)
 	char cyc[256];
 	ulong word;
 	const char *magic = magic_state(&word);
+	struct region *r = NULL;
 	int i;
 
 	fprintf(fp, "stack overflow: %s stack, pid %ld \"%s\" (task %lx) on cpu %d\n",
@@ -486,7 +532,13 @@ static void print_text(void)
 	fprintf(fp, "  frames:    %d on the frame-pointer chain\n", v.nframes);
 	for (i = 0; i < v.nframes; i++) {
 		struct frame *f = &v.frames[i];
-		struct region *r = region_of(f->fp ? f->fp : v.sp);
+
+		/*
+		 * A frame with no frame pointer of its own: the deepest (at the
+		 * stack pointer) or the last (where its caller's frame was).
+		 */
+		if (f->fp || !i)
+			r = region_of(f->fp ? f->fp : v.sp);
 
 		/* One turn of the cycle is shown, then the last frame of the run. */
 		if (v.cyc_reps && i >= v.cyc_start + v.cyc_period &&

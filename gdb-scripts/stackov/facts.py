@@ -497,12 +497,16 @@ def fold_cycle(fr):
 def frame_lines(frames, regions, sp, start=0, period=0, reps=0):
     """The frames, one turn of a cycle shown, then the last frame of its run."""
     out = ["  frames:    %d on the frame-pointer chain" % len(frames)]
+    r = None
     for i, f in enumerate(frames):
+        # A frame with no frame pointer of its own: the deepest (at the
+        # stack pointer) or the last (where its caller's frame was).
+        if f.fp or not i:
+            r = region_of(regions, f.fp or sp)
         if reps and start + period <= i < start + period * reps - 1:
             if i == start + period:
                 out.append("    ... the cycle above, %d times in all" % reps)
             continue
-        r = region_of(regions, f.fp or sp)
         size = "%5d bytes" % f.bytes if f.bytes >= 0 else "      ?    "
         out.append("    #%-3d %x %-32s %s [%s]" % (i, f.pc, f.name, size, r.name if r else "?"))
     return out
@@ -604,25 +608,30 @@ def module_text_symbols(t):
     layout = t.offsetof("module", "core_layout")
     if head is None or None in (list_off, ks_off, layout):
         return []
+    init = t.offsetof("module", "init_layout")
     out = []
     for mod in list_entries(t, head, list_off):
-        base = t.u64(mod + layout + t.offsetof("module_layout", "base"))
-        text = t.u32(mod + layout + t.offsetof("module_layout", "text_size"))
         ks = t.u64(mod + ks_off)
-        if not ks or not base:
+        if not ks:
             continue
         symtab = t.u64(ks + t.offsetof("mod_kallsyms", "symtab"))
         num = min(t.u32(ks + t.offsetof("mod_kallsyms", "num_symtab")), 100000)
         strtab = t.u64(ks + t.offsetof("mod_kallsyms", "strtab"))
         data = t.read(symtab, 24 * num)
-        syms = []
-        for i in range(1, num):
-            e = data[24 * i:24 * i + 24]
-            value = int.from_bytes(e[8:16], "little")
-            if base <= value < base + text:
-                syms.append((value, t.cstr(strtab + int.from_bytes(e[0:4], "little"), 128)))
-        syms.sort(key=lambda v: v[0])
-        out.append((base, base + text, [a for a, _ in syms], [n for _, n in syms]))
+        # Its core text, and its init text while the init function runs.
+        for lay in (layout, init) if init is not None else (layout,):
+            base = t.u64(mod + lay + t.offsetof("module_layout", "base"))
+            text = t.u32(mod + lay + t.offsetof("module_layout", "text_size"))
+            if not base:
+                continue
+            syms = []
+            for i in range(1, num):
+                e = data[24 * i:24 * i + 24]
+                value = int.from_bytes(e[8:16], "little")
+                if base <= value < base + text:
+                    syms.append((value, t.cstr(strtab + int.from_bytes(e[0:4], "little"), 128)))
+            syms.sort(key=lambda v: v[0])
+            out.append((base, base + text, [a for a, _ in syms], [n for _, n in syms]))
     return out
 
 
