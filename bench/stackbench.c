@@ -122,9 +122,11 @@ static int one_clone(void)
 	return waitpid(pid, NULL, 0) == pid ? 0 : -1;
 }
 
-/* Every task's stack use: with DEBUG_STACK_USAGE, SysRq-t prints each
- * task's free stack ("stack:N") on the console. */
-static void highwater(const char *when)
+/*
+ * Every task's stack use: with DEBUG_STACK_USAGE, SysRq-t prints each
+ * task's free stack ("stack:N") on the console.
+ */
+static void show_stack_use(const char *when)
 {
 	FILE *f = fopen("/proc/sysrq-trigger", "w");
 
@@ -195,7 +197,7 @@ static int measure(const char *name, int (*one)(void), int pin, long n)
 	return 0;
 }
 
-static int usage(void)
+static int bad_usage(void)
 {
 	fprintf(stderr, "usage: stackbench [-1] pthread|fork|clone N (1 <= N <= 1000000)\n");
 	return 2;
@@ -213,17 +215,17 @@ int main(int argc, char **argv)
 		argc--;
 	}
 	if (argc != 3)
-		return usage();
+		return bad_usage();
 	all = !pin && !strcmp(argv[1], "all");
 	for (k = 0; k < ARRAY_SIZE(ops) && !all; k++)
 		if (!strcmp(argv[1], ops[k].name))
 			break;
 	if (k == ARRAY_SIZE(ops))
-		return usage();
+		return bad_usage();
 	op = k;
 	n = strtol(argv[2], NULL, 10);
 	if (n < 1 || n > 1000000)
-		return usage();
+		return bad_usage();
 	clone_stack = mmap(NULL, CLONE_STACK, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (clone_stack == MAP_FAILED) {
@@ -232,10 +234,10 @@ int main(int argc, char **argv)
 	}
 	if (!all)
 		return measure(ops[op].name, ops[op].one, pin, n);
-	highwater("boot");
+	show_stack_use("boot");
 	for (pin = 1; pin >= 0; pin--)
 		for (k = 0; k < ARRAY_SIZE(ops); k++)
 			rc |= measure(ops[k].name, ops[k].one, pin, n);
-	highwater("workload");
+	show_stack_use("workload");
 	return rc;
 }

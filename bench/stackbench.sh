@@ -14,7 +14,7 @@
 #   highwater.md     how much of each 16 KiB stack tasks used, after boot
 #                    and after the workload (SysRq-t, DEBUG_STACK_USAGE)
 # N (2000) operations per measurement, RUNS (3) boots per row and clock,
-# ICOUNT_SHIFT (0: one ns per instruction).
+# ICOUNT_SHIFT (0: one ns per instruction), BENCH_OUT (out/bench), ROWS.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
@@ -23,7 +23,7 @@ N=${N:-2000}
 RUNS=${RUNS:-3}
 ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
 ROWS=${ROWS:-"novmap vmap kstack_cache=0 kstack_cache=1 kstack_cache=4 kstack_free=rcu"}
-out=$LAB_OUT/bench
+out=${BENCH_OUT:-$LAB_OUT/bench}
 mkdir -p "$out"
 raw=$out/stackbench.raw
 : >"$raw.tmp"

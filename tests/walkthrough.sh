@@ -42,7 +42,7 @@ while [ -f "$tmp/$n.sh" ]; do
 		printf '===== block %d (status %d): %s\n' "$n" "$rc" "$cmd"
 		cat "$tmp/$n.out"
 	elif [ "$rc" != 0 ]; then
-		echo "FAIL $name: block $n ($cmd) exited with status $rc"
+		printf 'FAIL %s: block %d (%s) exited with status %d\n' "$name" "$n" "$cmd" "$rc"
 		tail -5 "$tmp/$n.out" | sed 's/^/    /'
 		status=1
 	elif [ -f "$tmp/$n.want" ]; then
@@ -52,13 +52,13 @@ while [ -f "$tmp/$n.sh" ]; do
 			i < w && $0 == want[i + 1] { i++ }
 			END { if (i < w) print want[i + 1] }' "$tmp/$n.wantn" "$tmp/$n.got")
 		if [ -z "$missing" ] && [ -s "$tmp/$n.wantn" ]; then
-			echo "PASS $name: block $n ($cmd) printed the $(wc -l <"$tmp/$n.wantn") lines shown"
+			printf 'PASS %s: block %d (%s) printed the %d lines shown\n' "$name" "$n" "$cmd" "$(wc -l <"$tmp/$n.wantn")"
 		else
-			echo "FAIL $name: block $n ($cmd): not printed (in this order): ${missing:-the text block is empty}"
+			printf 'FAIL %s: block %d (%s): not printed (in this order): %s\n' "$name" "$n" "$cmd" "${missing:-the text block is empty}"
 			status=1
 		fi
 	else
-		echo "PASS $name: block $n ($cmd) ran (no output shown)"
+		printf 'PASS %s: block %d (%s) ran (no output shown)\n' "$name" "$n" "$cmd"
 	fi
 	n=$((n + 1))
 done

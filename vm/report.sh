@@ -202,7 +202,7 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
 [ -s "$tmp/verdict" ] && cat "$tmp/verdict"
-grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /' || true
+grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
