@@ -36,9 +36,11 @@ clocks=$(awk '{ print $2 }' "$summary" | awk '!s[$0]++' | tr '\n' ' ')
 	echo
 	echo "Made by \`make bench\` (bench/stackbench.sh) from $(awk 'END { print NR }' "$raw") result lines;"
 	echo "$(sed -n 's/.* n=\([0-9]*\) .*/\1/p' "$raw" | head -1) operations per measurement, min / median / max over the boots."
-	echo "wall: plain TCG, the host's time; icount: TCG with -icount (guest time"
-	echo "follows instructions executed, one ns each at shift 0). Counters and"
-	echo "KernelStack (kB, before and after the loop) are run 1's, wall clock."
+	echo "wall: plain TCG, 2 CPUs, the host's time; icount: TCG with -icount, 1 CPU"
+	echo "(QEMU 7.2 brings up no second CPU under -icount), guest time following the"
+	echo "instructions executed, one ns each at shift 0. spread: (max - min) / median."
+	echo "Counters and KernelStack (kB, before and after the loop) are run 1's, wall"
+	echo "clock (2 CPUs: unpinned, a child may exit on the other CPU and fill its cache)."
 	for op in pthread fork clone; do
 		for pin in 1 0; do
 			echo

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -123,6 +124,16 @@ static int one_clone(void)
 }
 
 /*
+ * Our lines out to the serial console before the kernel prints: printk
+ * does not wait for the tty, and would land inside a line still queued.
+ */
+static void flush(void)
+{
+	fflush(stdout);
+	tcdrain(STDOUT_FILENO);
+}
+
+/*
  * Every task's stack use: with DEBUG_STACK_USAGE, SysRq-t prints each
  * task's free stack ("stack:N") on the console.
  */
@@ -131,12 +142,12 @@ static void show_stack_use(const char *when)
 	FILE *f = fopen("/proc/sysrq-trigger", "w");
 
 	printf("stackbench: highwater %s\n", when);
-	fflush(stdout);
+	flush();
 	if (!f || fputs("t", f) < 0 || fclose(f))
 		perror("stackbench: /proc/sysrq-trigger");
 	sleep(1);
 	printf("stackbench: highwater end\n");
-	fflush(stdout);
+	flush();
 }
 
 static void pin_to(int cpu)
@@ -193,7 +204,7 @@ static int measure(const char *name, int (*one)(void), int pin, long n)
 		else
 			printf(" %s=-", counters[k]);
 	printf(" kernelstack_kb=%ld kernelstack_kb_after=%ld\n", kb, kernel_stack_kb());
-	fflush(stdout);
+	flush();
 	return 0;
 }
 

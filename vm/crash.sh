@@ -60,11 +60,11 @@ fi
 echo "$CRASH_SHA256  $tarball" | sha256sum -c --quiet - ||
 	{ rm -f "$tarball"; die "$CRASH_TARBALL: sha256 mismatch, removed"; }
 
-say "building crash $CRASH_VERSION (with its bundled gdb 10.2; about 5 minutes, once)"
+say "building crash $CRASH_VERSION with $LAB_JOBS jobs (with its bundled gdb 10.2; about 10 minutes, once)"
 rm -rf "$dir/crash-$CRASH_VERSION"
 tar -C "$dir" -xzf "$tarball"
 start=$(date +%s)
-if ! (cd "$dir/crash-$CRASH_VERSION" && make lzo snappy zstd) >"$dir/build.log" 2>&1; then
+if ! (cd "$dir/crash-$CRASH_VERSION" && env -u MAKEFLAGS -u MAKELEVEL make -j"$LAB_JOBS" lzo snappy zstd) >"$dir/build.log" 2>&1; then
 	tail -20 "$dir/build.log" >&2
 	die "crash $CRASH_VERSION failed to build; full log: $dir/build.log"
 fi
