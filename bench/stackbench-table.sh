@@ -11,7 +11,7 @@ raw=$out/stackbench.raw
 # the runs, and run 1's counters and KernelStack.
 summary=$out/summary.txt
 awk '
-function val(k,   i, kv) { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] } return "" }
+function val(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 {
 	key = val("row") " " val("clock") " " val("op") " " val("pinned")
 	if (!(key in n)) order[++keys] = key
@@ -57,7 +57,7 @@ clocks=$(awk '{ print $2 }' "$summary" | awk '!s[$0]++' | tr '\n' ' ')
 				if (!($1 in seen)) { seen[$1] = 1; rows[++r] = $1 }
 				cell[$1, $2] = $5 " / " $6 " / " $7
 				spread[$1, $2] = $6 ? sprintf("%.1f%%", 100 * ($7 - $5) / $6) : "-"
-				if ($2 == "wall" || !($1 in ctr)) ctr[$1] = $10 " | " $11 " | " $12 " | " $13 " | " $14 " -> " $15
+				if ($2 == "wall" || !($1 in ctr)) ctr[$1] = $9 " | " $10 " | " $11 " | " $12 " | " $13 " -> " $14
 			}
 			END {
 				nc = split(clocks, c, " ")
