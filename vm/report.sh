@@ -97,6 +97,11 @@ gdb_on_elf() {
 		tail -5 "$tmp/gdb.raw"
 		return 1
 	}
+	# gdb goes on without a core it cannot read, on vmlinux's own data.
+	if grep -E 'is not a core dump|not in executable format|No such file or directory' "$tmp/gdb.raw" >"$tmp/gdb.err"; then
+		sed 's/^/gdb could not read the dump: /' "$tmp/gdb.err"
+		return 1
+	fi
 	# In batch, gdb's status is the last command's: a refusal of stackov
 	# ("stackov: ... no stack overflow to explain") is an answer.
 	[ "$rc" = 0 ] || { [ "$rc" != 124 ] && grep -q '^stackov: ' "$tmp/gdb.raw"; } || return "$rc"
@@ -160,7 +165,7 @@ agreement() {
 		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
 	done
 	for d in vmcore.elf qemu-vmcore.elf; do
-		[ -f "$run/$d" ] && step "gdb on $d" '^gdb bt:' gdb_on_elf "$run/$d"
+		[ -f "$run/$d" ] && step "gdb on $d" '^#0 ' gdb_on_elf "$run/$d"
 	done
 	[ -f "$run/vmcore" ] && step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
 	[ -f "$run/qemu-vmcore.elf" ] && step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
