@@ -45,6 +45,7 @@ fatal() {
 	check "$s: drgn: $fn's frames are on the $stack stack" \
 		grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
 	readers_agree "$s" "$run" "$fn"
+	[ "${KEEP:-0}" = 1 ] || rm -f "$run/qemu-dump/qemu-vmcore.elf"
 	# A recursion's folded run of frames is on the stack itself, not its guard.
 	if grep -Eq " $fn at .*\(x[0-9]+\) \[" "$run/drgn.txt"; then
 		check "$s: drgn: the recursion's run of $fn frames is on the $stack stack itself" \
@@ -63,7 +64,9 @@ for s in ${ONLY:-$names}; do
 	# A fatal one is booted twice: kdump's dump, then QEMU's.
 	qd=0
 	case $(scenario_field "$s" vmap) in *result=kdump*) qd=1 ;; esac
-	make -s -C "$LAB_ROOT" overflow-demo SCENARIO="$s" VARIANT=vmap QEMU_DUMP=$qd LAB_SHOW=0 \
+	# Its memory as the kdump boot's, for the same layout (a 1 GiB ELF
+	# dump, removed once read unless KEEP=1).
+	make -s -C "$LAB_ROOT" overflow-demo SCENARIO="$s" VARIANT=vmap QEMU_DUMP=$qd QEMU_DUMP_MEM=1G LAB_SHOW=0 \
 		RUN_DIR="$run" >"$LAB_OUT/demo-$s.out" 2>&1 || rc=$?
 	if [ ! -f "$run/result" ]; then
 		fail "$s: make overflow-demo left no run (status $rc; see $LAB_OUT/demo-$s.out)"

@@ -91,7 +91,7 @@ gdb_on_elf() {
 	done
 	rc=0
 	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
-		-ex 'echo gdb bt:\n' -ex 'bt 4' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
+		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
 	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"

@@ -71,4 +71,37 @@ stackov-bt [PID | TASK]   default: the panic task (live: the selected CPU's)"""
         print("\n".join(facts.frame_lines(frames, regions, sp, start, period, reps)))
 
 
+class StackovSelect(gdb.Command):
+    """Select gdb's thread of the task that crashed (or, live, of a CPU), so
+that gdb's own bt and frame commands start where the kernel died.
+
+stackov-select [CPU]
+A vmcore from makedumpfile names its threads by pid, QEMU's dumps and
+its gdbstub by CPU (from 1): the thread of the panic task's pid if there
+is one, else the CPU's."""
+
+    def __init__(self):
+        super(StackovSelect, self).__init__("stackov-select", gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        mem.run(lambda: self.select(arg.strip()))
+
+    def select(self, arg):
+        t = mem.target()
+        cpu = int(arg) if arg else t.panic_cpu()
+        if cpu is None:
+            raise facts.Refusal("this dump has no panic task; name a CPU")
+        k = facts.Task(t, facts.current_task(t, cpu))
+        threads = gdb.selected_inferior().threads()
+        for want in (k.pid, cpu + 1):
+            for th in threads:
+                if th.ptid[1] == want:
+                    th.switch()
+                    print('stackov-select: thread %d (LWP %d): cpu %d, pid %d "%s"'
+                          % (th.num, want, cpu, k.pid, k.comm))
+                    return
+        raise facts.Refusal("no thread for pid %d or cpu %d" % (k.pid, cpu))
+
+
 StackovBt()
+StackovSelect()
