@@ -274,7 +274,8 @@ static void frame_bytes(void)
 	for (i = 0; i < v.nframes; i++) {
 		struct frame *f = &v.frames[i];
 
-		if (f->fp && region_of(f->fp) != region_of(low)) {
+		/* A guard page counts as its stack's: the deepest frame is often there. */
+		if (f->fp && stack_above(region_of(f->fp)) != stack_above(region_of(low))) {
 			low = f->fp + 16;	/* a switch of stacks: its size is unknown */
 		} else if (f->fp && f->fp + 16 > low) {
 			f->bytes = f->fp + 16 - low;

@@ -458,7 +458,9 @@ def walk(t, regions, ip, sp, bp):
         fp = nxt
     low = sp
     for i, f in enumerate(frames):
-        if f.fp and region_of(regions, f.fp) is not region_of(regions, low):
+        # A guard page counts as its stack's: the deepest frame is often there.
+        if f.fp and (stack_above(regions, region_of(regions, f.fp)) is not
+                     stack_above(regions, region_of(regions, low))):
             low = f.fp + 16     # a switch of stacks: its size is unknown
         elif f.fp and f.fp + 16 > low:
             f.bytes = f.fp + 16 - low
