@@ -48,7 +48,9 @@ check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 
 readers_agree mutual_recursion "$mrun" mr_expr vmcore
 check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder's" \
 	gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "drgn on vmcore"
-check "mutual_recursion: and crash's bt's" gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "crash on vmcore"
+# Not against crash's bt here: it drops the frame of the module's init
+# function (text it names _MODULE_INIT_START_mutual_recursion), which gdb,
+# drgn and crash's stackov all list; readers_agree compares stackov's.
 
 good=$(readlink "$LAB_OUT/latest")
 
