@@ -18,7 +18,7 @@ start() {
 		"$LAB_ROOT/vm/qemu.sh" >/dev/null 2>"$run.launcher.log" &
 	qpid=$!
 	i=0
-	until [ -s "$run/gdb.port" ] || [ $i -gt 100 ]; do
+	until gdbstub_up "$run" || [ $i -gt 100 ]; do
 		i=$((i + 1))
 		sleep 0.2
 	done

@@ -27,7 +27,7 @@ RUN_DIR=$run SCENARIO=$SCENARIO GDB=1 GDB_WAIT=1 KDUMP=0 LAB_SHOW=0 VM_TIMEOUT=$
 	"$LAB_ROOT/vm/qemu.sh" >/dev/null 2>"$run.launcher.log" &
 qpid=$!
 i=0
-until [ -s "$run/gdb.port" ]; do
+until gdbstub_up "$run"; do
 	i=$((i + 1))
 	if ! kill -0 "$qpid" 2>/dev/null || [ $i -gt 200 ]; then
 		die "the guest did not start; see $run.launcher.log"

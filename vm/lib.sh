@@ -148,3 +148,11 @@ hash_files() {
 		cat "$f"
 	done | sha256sum | cut -c1-16
 }
+
+# gdbstub_up RUN_DIR: the guest of RUN_DIR is up far enough for gdb: its
+# manifest names the vmlinux and QEMU listens on its gdb port. QEMU writes
+# gdb.port before run.env and listens only once started.
+gdbstub_up() {
+	[ -s "$1/gdb.port" ] && grep -q '^vmlinux=' "$1/run.env" 2>/dev/null &&
+		ss -Hltn "sport = :$(cat "$1/gdb.port")" 2>/dev/null | grep -q .
+}
