@@ -70,7 +70,7 @@ same_story() {
 	[ -n "$a" ] && [ "$a" = "$b" ]
 }
 check "both dumps: the double fault interrupted the same function" same_story
-check "gdb on vmcore.elf: its own bt has frame #0, recurse_task_frame" bt_has "gdb on vmcore.elf" '^#0 +0x[0-9a-f]+ in recurse_task_frame \(.*recurse\.c'
+check "gdb on vmcore.elf: its own bt has frame #0, recurse_task_frame" bt_has "gdb on vmcore.elf" '^#0 +(0x[0-9a-f]+ in )?recurse_task_frame \(.*recurse\.c'
 check "gdb on vmcore.elf: and stops there (no vmalloc in an ELF vmcore)" bt_has "gdb on vmcore.elf" '^Backtrace stopped: Cannot access memory at address '
 check "gdb on vmcore.elf: stackov, through the page tables: labtrig pid $pid" bt_has "gdb on vmcore.elf" "^stack overflow: TASK stack, pid $pid \"labtrig\" "
 check "gdb on vmcore.elf: and the recursion folded" bt_has "gdb on vmcore.elf" '^  cycle: +recurse_task_frame x[0-9]+ '

@@ -25,7 +25,7 @@ check "crash: the panic task is insmod" grep -Eq '^PID: [0-9]+ +TASK: .*COMMAND:
 check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node at [0-9a-f]+ \[deep_parse\]' "$run/report.txt"
 check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
 check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
-check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +0x[0-9a-f]+ in deep_parse_node \(.*deep_parse\.c' "$run/report.txt"
+check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_parse_node \(.*deep_parse\.c' "$run/report.txt"
 
 # A mutual recursion through three functions (tests/modules/mutual_recursion):
 # crash's stackov folds it as one cycle, in call order, whose bytes cover
