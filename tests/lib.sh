@@ -180,12 +180,19 @@ jfield() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # qemu_boot_survived NAME RUN: the second boot (QEMU's dump) of scenario
 # NAME ended by an outcome its vmap column allows that leaves no dump (a
-# frame that lands in mapped memory in one boot and in a hole in another).
+# frame that lands in mapped memory in one boot and in a hole in another),
+# or the module said it could not set the scenario up in that boot.
 qemu_boot_survived() {
 	qres=$(cat "$2/qemu-dump/result" 2>/dev/null) || return 1
 	[ "$qres" = panic ] && return 1
 	scenario_field "$1" vmap >/dev/null || return 1
 	kernel_log "$2/qemu-dump/console.log" >"$2/qemu-dump/klog.txt"
+	# The module could not set the scenario up in that boot, and said so
+	# (STACK_USE_AFTER_EXIT: the victim's stack went back to a cache).
+	if grep -q "$1: cannot run: " "$2/qemu-dump/klog.txt"; then
+		qres="$qres; the module: $(grep -m1 -o "$1: cannot run: .*" "$2/qemu-dump/klog.txt" | cut -c1-90)"
+		return 0
+	fi
 	outcome_holds "$(scenario_field "$1" vmap)" "$qres" "$2/qemu-dump/klog.txt"
 }
 cycle_has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
