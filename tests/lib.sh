@@ -209,7 +209,7 @@ readers_agree() {
 	rep=$arun/report.txt
 	for d in ${4:-vmcore qemu-vmcore}; do
 		if [ ! -e "$arun/$d" ] && [ "$d" = qemu-vmcore ] && qemu_boot_survived "$name" "$arun"; then
-			pass "$name: QEMU's own boot took the table's non-fatal outcome (ended by $qres): no dump to read"
+			pass "$name: QEMU's own boot left no dump, for a reason the table or the module gives (ended by $qres)"
 			continue
 		fi
 		[ -e "$arun/$d" ] || { fail "$name: no $d to read"; continue; }
