@@ -17,7 +17,7 @@ val() { console | sed -n "s/^forkloop: result .* $1=\([0-9]*\).*/\1/p" | head -1
 loop() { # NAME EXTRA-APPEND
 	# loglevel=4: no kernel info line may cut the result line in two.
 	# forkloop -1: parent and children on CPU 0, one CPU's cache (an
-	# unpinned loop's children exit on the other CPU: see bench/forks.sh).
+	# unpinned loop's children exit on the other CPU: see make bench).
 	boot "forkloop-$1" VARIANT=vmap APPEND="lab.cmd=forkloop:-1:$N loglevel=4 $2" VM_TIMEOUT=300
 	line=$(console | grep -m1 '^forkloop: result')
 	echo "$1 ($2): ${line:-no result}"
