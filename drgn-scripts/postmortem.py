@@ -12,10 +12,9 @@ of those). The stacks are gdb-scripts/stackov/facts.py's, as stackov's.
 """
 import sys
 
-import drgn
 from drgn.helpers.linux.sched import task_cpu
 
-from stackov_drgn import DrgnTarget, facts
+from stackov_drgn import DrgnTarget, facts, open_dump
 
 
 def stack_kind(stacks, sp):
@@ -27,15 +26,7 @@ def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__.strip())
     vmcore, debug = argv[1], argv[2:]
-    prog = drgn.Program()
-    try:
-        prog.set_core_dump(vmcore)
-    except Exception as e:  # drgn raises several types for a bad core
-        sys.exit("drgn: cannot open %s: %s" % (vmcore, e))
-    try:
-        prog.load_debug_info(debug)
-    except drgn.MissingDebugInfoError as e:
-        print("drgn: warning: %s" % e)
+    prog = open_dump(vmcore, debug)
 
     thread = prog.crashed_thread()
     task = thread.object

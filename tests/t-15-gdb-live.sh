@@ -55,7 +55,7 @@ GDB
 		sh -c "! grep -q 'stack guard page was hit' '$run.dmesg'"
 	grep -m1 '^{"stack":' "$out" >"$run.json" || true
 	check "$s: stackov -j gave a verdict at the stop" [ -s "$run.json" ]
-	jv() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$run.json" "$1" 2>/dev/null; }
+	jv() { jfield "$run.json" "$1"; }
 	log=$run/console.log
 	bug=$(kernel_log "$log" | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' | head -1)
 	oops=$(kernel_log "$log" | sed -n 's/^CPU: [0-9]* PID: \([0-9]*\) Comm: \([^ ]*\) .*/\1 \2/p' | head -1)

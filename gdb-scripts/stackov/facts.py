@@ -566,7 +566,7 @@ def cached_lines(t):
     if base is None:
         raise Refusal("this kernel has no cached_stacks (no CONFIG_VMAP_STACK)")
     n = t.array_len("cached_stacks") or 2
-    owners = dict((Task(t, a).stack, Task(t, a).pid) for a in all_tasks(t))
+    owners = dict((k.stack, k.pid) for k in (Task(t, a) for a in all_tasks(t)))
     out = []
     for cpu in range(t.nr_cpus()):
         for i in range(n):
