@@ -16,6 +16,7 @@
 #   make bench-boot    time boots to init under the chosen accelerator
 #   make bench-kdump   panic-to-vmcore time and dump sizes
 #   make bench-crashkernel   the smallest crashkernel= that works
+#   make bench-crash   time crash's cold build, the lab's gdb flags and stock
 #   make bench         the series' pthread_create+join table, repeatably:
 #                      out/bench/table.md, plot.svg, highwater.md
 #   make bench-latency no-op build, accelerator probe, make crash refusals
@@ -28,7 +29,7 @@ ACCEL    ?= auto
 export VARIANT ACCEL APPEND
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench bench-latency clean
+	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-crash bench bench-latency clean
 
 all: build
 
@@ -85,6 +86,9 @@ bench-kdump: build crash-tool
 
 bench-crashkernel: build
 	@bench/crashkernel.sh
+
+bench-crash: deps
+	@bench/crash-build.sh
 
 bench: deps
 	@bench/stackbench.sh

@@ -1,0 +1,52 @@
+#!/bin/sh
+# bench/crash-build.sh - time crash 8.0.6's cold build (make bench-crash)
+# the way vm/crash.sh does it, in directories of its own (the lab's cached
+# crash is neither used nor touched): once with the lab's flags for the
+# bundled gdb, once with crash's stock ones. Prints wall and CPU seconds.
+# WHICH="lab stock" chooses the builds; BENCH_DIR ($STACKOV_CACHE-crashbench).
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../vm/lib.sh"
+
+WHICH=${WHICH:-"lab stock"}
+bench=${BENCH_DIR:-$STACKOV_CACHE-crashbench}
+tarball=$STACKOV_CACHE/crash-8.0.6/crash_8.0.6.orig.tar.gz
+
+# The lab's own crash.sh fetches the source (and builds the lab's crash) once.
+"$LAB_ROOT/vm/crash.sh" >/dev/null
+[ -f "$tarball" ] || die "no $tarball: the installed crash package is used, nothing to build"
+
+# "user sys" seconds of this shell's children, from the shell's times
+# (into a file: in a pipe or $(...) times would report a new subshell's).
+cpu() {
+	times >"$bench/times"
+	tail -1 "$bench/times" | awk '{ for (i = 1; i <= 2; i++) {
+		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
+}
+
+mkdir -p "$bench"
+printf '%-6s %8s %8s %8s %8s\n' build wall user sys CPU
+for w in $WHICH; do
+	case $w in
+	lab) flags="(lab)" ;;
+	stock) flags="" ;;
+	*) die "WHICH: '$w' is neither lab nor stock" ;;
+	esac
+	d=$bench/$w
+	rm -rf "$d" && mkdir -p "$d"
+	cp "$tarball" "$d/"
+	say "building crash with the $w gdb flags in $d (about 5 minutes)"
+	r=$(
+		s=$(date +%s)
+		if [ "$flags" = "(lab)" ]; then
+			CRASH_BUILD_DIR=$d "$LAB_ROOT/vm/crash.sh" >/dev/null
+		else
+			CRASH_BUILD_DIR=$d CRASH_GDB_FLAGS=$flags "$LAB_ROOT/vm/crash.sh" >/dev/null
+		fi
+		echo "$(($(date +%s) - s)) $(cpu)"
+	)
+	# shellcheck disable=SC2086
+	set -- $r
+	printf '%-6s %7ss %7ss %7ss %7ss\n' "$w" "$1" "$2" "$3" "$(($2 + $3))"
+	rm -rf "$d"
+done
