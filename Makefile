@@ -48,8 +48,7 @@ initramfs: module
 build: initramfs
 
 overflow-demo: deps
-	@vm/prepare.sh $(VARIANT)
-	@SCENARIO=$(SCENARIO) vm/demo.sh
+	@SCENARIO=$(SCENARIO) vm/prepare.sh $(VARIANT) -- vm/demo.sh
 
 list:
 	@vm/list.sh

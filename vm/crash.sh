@@ -38,6 +38,10 @@ if [ -x "$bin" ] || { crash_lock && [ -x "$bin" ]; }; then
 	echo "$bin"
 	exit 0
 fi
+# vm/prepare.sh's build ran (this waited for its lock) and failed: say so
+# rather than build it all again.
+[ "${CRASH_NO_BUILD:-0}" = 1 ] &&
+	die "crash $CRASH_VERSION is not built: its build beside the kernel failed; see $dir/build.log"
 
 mkdir -p "$dir"
 tarball=$dir/$CRASH_TARBALL

@@ -20,6 +20,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
 READER_TIMEOUT=${READER_TIMEOUT:-300}
 failed='' errors=''
+# crash may still be building beside the boots (vm/prepare.sh): wait for it
+# here, where the wait says so on the terminal, not inside crash's reader,
+# whose stderr is its evidence. If it cannot be had, crash's reader says so.
+"$LAB_ROOT/vm/crash.sh" >/dev/null || true
 
 klog() {
 	kernel_log "$1" |
