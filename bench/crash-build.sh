@@ -16,11 +16,10 @@ tarball=$STACKOV_CACHE/crash-8.0.6/crash_8.0.6.orig.tar.gz
 "$LAB_ROOT/vm/crash.sh" >/dev/null
 [ -f "$tarball" ] || die "no $tarball: the installed crash package is used, nothing to build"
 
-# "user sys" seconds of this shell's children, from the shell's times
-# (into a file: in a pipe or $(...) times would report a new subshell's).
-cpu() {
-	times >"$bench/times"
-	tail -1 "$bench/times" | awk '{ for (i = 1; i <= 2; i++) {
+# "user sys" seconds of a shell's children, from the times it ran itself
+# into FILE (in a pipe or $(...) times reports a new subshell's: zero).
+cpu_of_times() {
+	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
 		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
 }
 
@@ -43,7 +42,9 @@ for w in $WHICH; do
 		else
 			CRASH_BUILD_DIR=$d CRASH_GDB_FLAGS=$flags "$LAB_ROOT/vm/crash.sh" >/dev/null
 		fi
-		echo "$(($(date +%s) - s)) $(cpu)"
+		e=$(date +%s)
+		times >"$bench/times"
+		echo "$((e - s)) $(cpu_of_times "$bench/times")"
 	)
 	# shellcheck disable=SC2086
 	set -- $r
