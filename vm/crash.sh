@@ -22,9 +22,21 @@ if [ -n "$have" ] && dpkg --compare-versions "$have" ge 8.0.3; then
 	exit 0
 fi
 
-# CRASH_BUILD_DIR and CRASH_GDB_FLAGS are for bench/crash-build.sh.
+# crash links its bundled gdb 10.2, which is most of the build. The lab
+# needs gdb's symbol reading and nothing more: no gdbserver, libctf, TUI,
+# Guile or source highlighting, and no debug info for gdb itself. That took
+# the build from 676 to 503 s of CPU (346 to 264 s alone on 2 cores; see
+# README, "Measured").
+lab_flags="--disable-gdbserver --disable-libctf --disable-tui --without-guile"
+lab_flags="$lab_flags --disable-source-highlight CFLAGS=-O2 CXXFLAGS=-O2"
+CRASH_GDB_FLAGS=${CRASH_GDB_FLAGS-$lab_flags}
+
+# CRASH_BUILD_DIR and CRASH_GDB_FLAGS are for bench/crash-build.sh. A crash
+# built with other flags (an older lab's) is built again.
 dir=${CRASH_BUILD_DIR:-$STACKOV_CACHE/crash-$CRASH_VERSION}
 bin=$dir/crash-$CRASH_VERSION/crash
+flags_stamp=$dir/crash-$CRASH_VERSION/lab-gdb-flags
+built() { [ -x "$bin" ] && [ "$(cat "$flags_stamp" 2>/dev/null)" = "$CRASH_GDB_FLAGS" ]; }
 # crash's own lock, not the cache's: its build touches no kernel or run,
 # so make overflow-demo builds it while the kernel builds.
 crash_lock() {
@@ -34,7 +46,7 @@ crash_lock() {
 	say "waiting: another stackov-lab build of crash holds $STACKOV_CACHE/crash.lock"
 	flock -x 8
 }
-if [ -x "$bin" ] || { crash_lock && [ -x "$bin" ]; }; then
+if built || { crash_lock && built; }; then
 	echo "$bin"
 	exit 0
 fi
@@ -65,14 +77,6 @@ fi
 echo "$CRASH_SHA256  $tarball" | sha256sum -c --quiet - ||
 	{ rm -f "$tarball"; die "$CRASH_TARBALL: sha256 mismatch, removed"; }
 
-# crash links its bundled gdb 10.2, which is most of the build. The lab
-# needs gdb's symbol reading and nothing more: no gdbserver, libctf, TUI,
-# Guile or source highlighting, and no debug info for gdb itself. That took
-# the build from 676 to 503 s of CPU (346 to 264 s alone on 2 cores; see
-# README, "Measured").
-lab_flags="--disable-gdbserver --disable-libctf --disable-tui --without-guile"
-lab_flags="$lab_flags --disable-source-highlight CFLAGS=-O2 CXXFLAGS=-O2"
-CRASH_GDB_FLAGS=${CRASH_GDB_FLAGS-$lab_flags}
 say "building crash $CRASH_VERSION with $LAB_JOBS jobs (with its bundled gdb 10.2; about 5 minutes, once)"
 rm -rf "$dir/crash-$CRASH_VERSION"
 tar -C "$dir" -xzf "$tarball"
@@ -83,5 +87,6 @@ if ! (cd "$dir/crash-$CRASH_VERSION" && env -u MAKEFLAGS -u MAKELEVEL make -j"$L
 	die "crash $CRASH_VERSION failed to build; full log: $dir/build.log"
 fi
 [ -x "$bin" ] || die "crash build finished but $bin is missing; see $dir/build.log"
+echo "$CRASH_GDB_FLAGS" >"$flags_stamp"
 say "crash $CRASH_VERSION built in $(($(date +%s) - start)) s: $bin"
 echo "$bin"
