@@ -24,9 +24,9 @@ fi
 
 # crash links its bundled gdb 10.2, which is most of the build. The lab
 # needs gdb's symbol reading and nothing more: no gdbserver, libctf, TUI,
-# Guile or source highlighting, and no debug info for gdb itself. That took
-# the build from 676 to 503 s of CPU (346 to 264 s alone on 2 cores; see
-# README, "Measured").
+# Guile or source highlighting, and no debug info for gdb itself. That takes
+# a quarter off the build: 492 to 361 s of CPU, 253 to 190 s alone on 2
+# cores (make bench-crash; the README's table of timings).
 lab_flags="--disable-gdbserver --disable-libctf --disable-tui --without-guile"
 lab_flags="$lab_flags --disable-source-highlight CFLAGS=-O2 CXXFLAGS=-O2"
 CRASH_GDB_FLAGS=${CRASH_GDB_FLAGS-$lab_flags}
