@@ -27,12 +27,6 @@ git -C "$work/clone" checkout -q "$rev"
 
 # /proc/stat's cpu line: user nice system idle iowait irq softirq steal.
 steal() { awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
-# "user sys" seconds of this shell's children, from times run by this
-# shell itself (in a pipe or $(...) it would report a new subshell's).
-cpu_of_times() {
-	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
-		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
-}
 
 say "cold make overflow-demo at $short in $work (about 10 minutes; log: $log)"
 s0=$(steal)

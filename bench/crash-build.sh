@@ -16,12 +16,6 @@ tarball=$STACKOV_CACHE/crash-8.0.6/crash_8.0.6.orig.tar.gz
 "$LAB_ROOT/vm/crash.sh" >/dev/null
 [ -f "$tarball" ] || die "no $tarball: the installed crash package is used, nothing to build"
 
-# "user sys" seconds of a shell's children, from the times it ran itself
-# into FILE (in a pipe or $(...) times reports a new subshell's: zero).
-cpu_of_times() {
-	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
-		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
-}
 
 mkdir -p "$bench"
 printf '%-6s %8s %8s %8s %8s\n' build wall user sys CPU

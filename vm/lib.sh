@@ -156,3 +156,11 @@ gdbstub_up() {
 	[ -s "$1/gdb.port" ] && grep -q '^vmlinux=' "$1/run.env" 2>/dev/null &&
 		ss -Hltn "sport = :$(cat "$1/gdb.port")" 2>/dev/null | grep -q .
 }
+
+# cpu_of_times FILE: "user sys" seconds of a shell's children, from the
+# output of times that the shell ran itself into FILE (times in a pipe or
+# in $(...) reports a new subshell's, nothing). For the benches.
+cpu_of_times() {
+	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
+		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
+}
