@@ -1,5 +1,11 @@
 # stackov-lab: the entry points. Each target is a line or two that calls a
-# script in vm/, tests/ or bench/; the scripts say what they do.
+# script; the scripts say what they do. The rooms of vm/:
+#   vm/kernels/   what each kernel is (KERNEL=lab LINUX=6.1: lab-6.1.sh)
+#   vm/builders/  deps, kernel, module, initramfs, crash and its extension
+#   vm/guest/     what runs inside the guest
+#   vm/boot/      QEMU, the accelerator probe, kdump's and QEMU's dumps
+#   vm/read/      crash, gdb and drgn on a dump, and the report
+#   vm/*.sh       the front doors below
 #
 #   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap] [APPEND="..."]
 #   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
@@ -11,44 +17,49 @@
 #                      (GDB_CMDS=file: those commands, in batch)
 #   make gdb-catch [SCENARIO=NAME]  boot, stop at the overflow in gdb, go on
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
+#   make report [DUMP=out/<run>]    the post-mortem of a run, again
 #   make build         kernel, module and initramfs only
-#   make bench-build   time a cold kernel build (both variants, own cache)
-#   make bench-boot    time boots to init under the chosen accelerator
-#   make bench-kdump   panic-to-vmcore time and dump sizes
-#   make bench-crashkernel   the smallest crashkernel= that works
-#   make bench-crash   time crash's cold build, the lab's gdb flags and stock
-#   make bench         the series' pthread_create+join table, repeatably:
-#                      out/bench/table.md, plot.svg, highwater.md
-#   make bench-latency no-op build, accelerator probe, make crash refusals
+#   make bench         the series' pthread_create+join table, repeatably
+#   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
+#        bench-crashkernel | bench-latency    one measurement each
+#   make bench-doc     bench/README.md's tables, from the last measurements
+# Every target takes KERNEL= and LINUX= (vm/kernels/KERNEL-LINUX.sh) and
+# VARIANT= (the description's variants; its first by default).
 
-VARIANT  ?= vmap
+KERNEL   ?= lab
+LINUX    ?= 6.1
+VARIANT  ?=
 SCENARIO ?= RECURSE_TASK
 APPEND   ?=
 DUMP     ?= out/latest
 ACCEL    ?= auto
-export VARIANT ACCEL APPEND
+export KERNEL LINUX VARIANT ACCEL APPEND
+
+# A measurement: its output is shown and kept for make bench-doc.
+BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool test bench-build bench-boot bench-kdump bench-crashkernel bench-crash bench bench-latency clean
+	crash crash-tool report test bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	bench-crashkernel bench-latency bench-doc clean
 
 all: build
 
 deps:
-	@vm/deps.sh
+	@vm/builders/deps.sh
 
 kernel: deps
-	@vm/kernel.sh $(VARIANT)
+	@vm/builders/kernel.sh $(VARIANT)
 
 module: kernel
-	@vm/module.sh $(VARIANT)
+	@vm/builders/module.sh $(VARIANT)
 
 initramfs: module
-	@vm/initramfs.sh $(VARIANT)
+	@vm/builders/initramfs.sh $(VARIANT)
 
 build: initramfs
 
 overflow-demo: deps
-	@SCENARIO=$(SCENARIO) vm/prepare.sh $(VARIANT) -- vm/demo.sh
+	@SCENARIO=$(SCENARIO) vm/builders/prepare.sh $(VARIANT) -- vm/demo.sh
 
 list:
 	@vm/list.sh
@@ -57,7 +68,7 @@ selftest-lkdtm: build
 	@vm/selftest-lkdtm.sh
 
 vm: build
-	@INTERACTIVE=1 GDB=1 LAB_MODE=shell vm/qemu.sh
+	@INTERACTIVE=1 GDB=1 LAB_MODE=shell vm/boot/qemu.sh
 
 gdb: deps
 	@vm/gdb.sh
@@ -66,34 +77,43 @@ gdb-catch: build
 	@SCENARIO=$(SCENARIO) vm/gdb-catch.sh
 
 crash-tool: deps
-	@vm/crash.sh >/dev/null
+	@vm/builders/crash.sh >/dev/null
 
 crash: crash-tool
-	@vm/crash-open.sh "$(DUMP)"
+	@vm/read/crash-open.sh "$(DUMP)"
+
+report: crash-tool
+	@vm/read/report.sh "$(DUMP)"
 
 test: deps
 	@tests/run.sh
 
+bench: deps
+	@$(BENCH) $@ bench/stackbench.sh
+
 bench-build: deps
-	@bench/build-time.sh
+	@$(BENCH) $@ bench/build-time.sh
 
-bench-boot: build
-	@bench/boot-time.sh
-
-bench-kdump: build crash-tool
-	@bench/kdump.sh
-
-bench-crashkernel: build
-	@bench/crashkernel.sh
+bench-cold: deps
+	@$(BENCH) $@ bench/cold-start.sh
 
 bench-crash: deps
-	@bench/crash-build.sh
+	@$(BENCH) $@ bench/crash-build.sh
 
-bench: deps
-	@bench/stackbench.sh
+bench-boot: build
+	@$(BENCH) $@ bench/boot-time.sh
+
+bench-kdump: build crash-tool
+	@$(BENCH) $@ bench/kdump.sh
+
+bench-crashkernel: build
+	@$(BENCH) $@ bench/crashkernel.sh
 
 bench-latency: build crash-tool
-	@bench/latency.sh
+	@$(BENCH) $@ bench/latency.sh
+
+bench-doc:
+	@bench/doc.sh
 
 clean:
 	rm -rf out

@@ -6,18 +6,18 @@ set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
 
-VARIANT=${VARIANT:-vmap}
+VARIANT=${VARIANT:-$DEFAULT_VARIANT}
 bench=${BENCH_CACHE:-$STACKOV_CACHE-bench}
 rm -rf "$bench"
 mkdir -p "$bench"
 pd=$bench/patches
 mkdir -p "$pd"
-cp "$LAB_PATCHES"/series "$pd/"
-cp "$LAB_PATCHES"/*.patch "$pd/" 2>/dev/null || true
+cp "$KERNEL_PATCHES"/series "$pd/"
+cp "$KERNEL_PATCHES"/*.patch "$pd/" 2>/dev/null || true
 
 t() {
 	s=$(date +%s.%N)
-	STACKOV_CACHE=$bench LAB_PATCHES=$pd "$LAB_ROOT/vm/kernel.sh" "$VARIANT" >"$bench/$1.log" 2>&1
+	STACKOV_CACHE=$bench LAB_PATCHES=$pd "$LAB_ROOT/vm/builders/kernel.sh" "$VARIANT" >"$bench/$1.log" 2>&1
 	e=$(date +%s.%N)
 	printf '%-34s %8.1f s\n' "$2" "$(echo "$e - $s" | bc)"
 }

@@ -16,7 +16,7 @@ work=${BENCH_DIR:-${TMPDIR:-/tmp}/stackov-cold}
 rev=$(git -C "$LAB_ROOT" rev-parse --verify -q "$REV^{commit}") ||
 	die "REV '$REV' is not a commit of $LAB_ROOT"
 short=$(git -C "$LAB_ROOT" rev-parse --short "$rev")
-"$LAB_ROOT/vm/deps.sh"
+"$LAB_ROOT/vm/builders/deps.sh"
 log=$LAB_OUT/bench/cold-start-$short.log
 mkdir -p "$LAB_OUT/bench"
 rm -rf "$work"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/crash-build.sh - time crash 8.0.6's cold build (make bench-crash)
-# the way vm/crash.sh does it, in directories of its own (the lab's cached
+# the way vm/builders/crash.sh does it, in directories of its own (the lab's cached
 # crash is left as it is): once with the lab's flags for the bundled gdb,
 # once with crash's stock ones. Prints wall and CPU seconds.
 # WHICH="lab stock" chooses the builds; BENCH_DIR ($STACKOV_CACHE-crashbench).
@@ -13,7 +13,7 @@ bench=${BENCH_DIR:-$STACKOV_CACHE-crashbench}
 
 # The lab's own crash.sh fetches the source (and builds the lab's crash)
 # once; the tarball is beside the source tree of the crash it prints.
-src=$(dirname "$(dirname "$("$LAB_ROOT/vm/crash.sh")")")
+src=$(dirname "$(dirname "$("$LAB_ROOT/vm/builders/crash.sh")")")
 tarball=
 for f in "$src"/crash_*.orig.tar.gz; do tarball=$f; done
 [ -f "$tarball" ] || die "no crash source tarball in $src: the installed crash package is used, nothing to build"
@@ -33,7 +33,7 @@ for w in $WHICH; do
 	say "building crash with the $w gdb flags in $d (about 5 minutes)"
 	r=$(
 		s=$(date +%s)
-		env "$@" CRASH_BUILD_DIR="$d" "$LAB_ROOT/vm/crash.sh" >/dev/null
+		env "$@" CRASH_BUILD_DIR="$d" "$LAB_ROOT/vm/builders/crash.sh" >/dev/null
 		e=$(date +%s)
 		times >"$bench/times"
 		echo "$((e - s)) $(cpu_of_times "$bench/times")"

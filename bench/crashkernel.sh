@@ -10,7 +10,7 @@ for s in $SIZES; do
 	run=$(mktemp -d "$LAB_OUT/bench-ck-XXXX")
 	rmdir "$run"
 	RUN_DIR=$run KDUMP=1 CRASHKERNEL=$s SCENARIO=RECURSE_TASK VM_TIMEOUT=120 \
-		"$LAB_ROOT/vm/qemu.sh" 2>/dev/null || true
+		"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
 	if [ -s "$run/vmcore" ]; then
 		echo "crashkernel=$s: vmcore written ($(du -m "$run/vmcore" | cut -f1) MiB)"
 	else

@@ -13,7 +13,7 @@ run=$(mktemp -d "$LAB_OUT/bench-kdump-XXXX")
 rmdir "$run"
 now() { date +%s.%N; }
 
-RUN_DIR=$run KDUMP=1 SCENARIO=$SCENARIO VM_TIMEOUT=300 "$LAB_ROOT/vm/qemu.sh" 2>"$run.log" &
+RUN_DIR=$run KDUMP=1 SCENARIO=$SCENARIO VM_TIMEOUT=300 "$LAB_ROOT/vm/boot/qemu.sh" 2>"$run.log" &
 pid=$!
 tp=""
 while kill -0 $pid 2>/dev/null; do
@@ -38,7 +38,7 @@ tr -d '\r' <"$run/console.log" | grep '^lab: capture' | sed 's/^/  /'
 
 if [ "${QEMU_DUMP:-1}" = 1 ]; then
 	q=$run/qemu-dump
-	RUN_DIR=$q QEMU_DUMP=1 SCENARIO=$SCENARIO VM_TIMEOUT=300 "$LAB_ROOT/vm/qemu.sh" 2>/dev/null || true
+	RUN_DIR=$q QEMU_DUMP=1 SCENARIO=$SCENARIO VM_TIMEOUT=300 "$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
 	[ -f "$q/qemu-vmcore" ] || { echo "no QEMU dump"; exit 1; }
 	printf 'QEMU dump-guest-memory (kdump-zlib): %.1f MiB, %s\n' \
 		"$(echo "$(stat -c %s "$q/qemu-vmcore") / 1048576" | bc -l)" "$(grep '^dump took' "$q/qemu-dump.log")"

@@ -19,9 +19,9 @@ secs() {
 row() { printf '| %s | %s s |\n' "$1" "$2"; }
 echo "| step | wall time |"
 echo "|---|---|"
-row "no-op \`vm/kernel.sh vmap\`" "$(secs "$LAB_ROOT/vm/kernel.sh" vmap)"
+row "no-op \`vm/builders/kernel.sh vmap\`" "$(secs "$LAB_ROOT/vm/builders/kernel.sh" vmap)"
 row "no-op \`make build\`" "$(secs make -s -C "$LAB_ROOT" build)"
-row "accelerator probe (\`PROBE=1 vm/accel.sh\`)" "$(secs env PROBE=1 ACCEL=auto "$LAB_ROOT/vm/accel.sh")"
+row "accelerator probe (\`PROBE=1 vm/boot/accel.sh\`)" "$(secs env PROBE=1 ACCEL=auto "$LAB_ROOT/vm/boot/accel.sh")"
 good=${DUMP:-$LAB_OUT/t-20-run}
 if [ -f "$good/vmcore" ]; then
 	t=$(mktemp -d "${TMPDIR:-/tmp}/stackov-bench.XXXXXX")

@@ -16,6 +16,7 @@
 #                    and after the workload (SysRq-t, DEBUG_STACK_USAGE)
 # N (2000) operations per measurement, RUNS (3) boots per row and clock,
 # ICOUNT_SHIFT (0: one ns per instruction), BENCH_OUT (out/bench), ROWS.
+# Prints table.md at the end (make bench keeps it for make bench-doc).
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
@@ -30,10 +31,10 @@ raw=$out/stackbench.raw
 : >"$raw.tmp"
 
 clocks="wall icount"
-[ "$(ACCEL=auto "$LAB_ROOT/vm/accel.sh")" = kvm ] && clocks="$clocks kvm"
+[ "$(ACCEL=auto "$LAB_ROOT/vm/boot/accel.sh")" = kvm ] && clocks="$clocks kvm"
 
 for v in vmap novmap; do
-	"$LAB_ROOT/vm/kernel.sh" "$v" && "$LAB_ROOT/vm/module.sh" "$v" && "$LAB_ROOT/vm/initramfs.sh" "$v"
+	"$LAB_ROOT/vm/builders/kernel.sh" "$v" && "$LAB_ROOT/vm/builders/module.sh" "$v" && "$LAB_ROOT/vm/builders/initramfs.sh" "$v"
 done
 
 total=$(($(echo "$ROWS" | wc -w) * $(echo "$clocks" | wc -w) * RUNS))
@@ -59,7 +60,7 @@ for row in $ROWS; do
 			[ "$clock" = icount ] && icount=$ICOUNT_SHIFT smp=1
 			RUN_DIR=$dir LAB_LATEST=0 VARIANT=$variant ACCEL=$accel ICOUNT=$icount LAB_SMP=$smp SCENARIO='' \
 				APPEND="lab.cmd=stackbench:all:$N $opt" VM_TIMEOUT=900 \
-				"$LAB_ROOT/vm/qemu.sh" 2>/dev/null || true
+				"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
 			lines=$(tr -d '\r' <"$dir/console.log" | grep -c '^stackbench: result ' || true)
 			[ "$lines" = 6 ] || die "stackbench: $row/$clock run $run_no printed $lines of 6 results; see $dir/console.log"
 			tr -d '\r' <"$dir/console.log" | sed -n "s/^stackbench: result /row=$row clock=$clock run=$run_no /p" >>"$raw.tmp"
@@ -75,3 +76,4 @@ for row in $ROWS; do
 done
 mv "$raw.tmp" "$raw"
 "$LAB_ROOT/bench/stackbench-table.sh" "$out"
+cat "$out/table.md"

@@ -8,17 +8,18 @@ Prints the crashed task, its stack bounds, and drgn's stack trace of it
 the stack its stack pointer is on: TASK (the task's own stack), TASK-GUARD
 (the page below it), IRQ and IRQ-GUARD (the CPU's hardirq stack and the
 page below it), an exception stack (DF, NMI, DB, MCE, VC...), or ? (none
-of those). The stacks are gdb-scripts/stackov/facts.py's, as stackov's.
+of those). The stacks are rules/stackov/regions.py's, as stackov's.
 """
 import sys
 
 from drgn.helpers.linux.sched import task_cpu
 
-from stackov_drgn import DrgnTarget, facts, open_dump
+from stackov_drgn import DrgnTarget, open_dump  # puts rules/ on the path
+from stackov.regions import region_of, regions_of  # noqa: E402
 
 
 def stack_kind(stacks, sp):
-    r = facts.region_of(stacks, sp)
+    r = region_of(stacks, sp)
     return r.name if r else "?"
 
 
@@ -53,7 +54,7 @@ def main(argv):
     except (LookupError, IndexError):
         pass
     target = DrgnTarget(prog, debug[0])
-    stacks = facts.regions_of(target, task_cpu(task), lo)
+    stacks = regions_of(target, task_cpu(task), lo)
     print("stack trace (%d frames; a run of identical frames is shown once;"
           " [the stack each is on]):" % len(trace))
     i = 0

@@ -4,11 +4,11 @@
 usage: /usr/bin/python3 drgn-scripts/stackov_drgn.py [-j | -a | -c | -i]
            VMCORE VMLINUX [MODULE.ko...] [-- PID | TASK]
 
-The same verdict as crash's `stackov` (crash-scripts/stackov.c): the stack
+The same verdict as crash's `stackov` (crash-scripts/): the stack
 the fault hit, its bounds and guard page, the fault address, the task, its
 context and entry path, and the frame-pointer chain with recursion folded
-into a cycle. The rules are gdb-scripts/stackov/facts.py's, which gdb's
-helpers use too; this file only gives it drgn's view of the dump.
+into a cycle. The rules are rules/stackov/'s, which gdb's
+helpers import the same way; this file only gives it drgn's view of the dump.
 
     -j  the verdict as one JSON object on one line
     -a  every task's stack high-water mark, deepest first
@@ -23,11 +23,15 @@ import sys
 import drgn
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "gdb-scripts"))
-from stackov import facts  # noqa: E402
+                                "..", "rules"))
+from stackov.lifecycle import cached_lines, usage_lines  # noqa: E402
+from stackov.target import Refusal, Target, Unreadable  # noqa: E402
+from stackov.tasks import find_task  # noqa: E402
+from stackov.text import cpu_stack_lines  # noqa: E402
+from stackov.verdict import Verdict  # noqa: E402
 
 
-class DrgnTarget(facts.Target):
+class DrgnTarget(Target):
     def __init__(self, prog, vmlinux):
         self.prog = prog
         self.path = vmlinux
@@ -37,7 +41,7 @@ class DrgnTarget(facts.Target):
         try:
             return self.prog.read(addr, n)
         except drgn.FaultError as e:
-            raise facts.Unreadable(str(e))
+            raise Unreadable(str(e))
 
     def u64(self, addr):
         return int.from_bytes(self.read(addr, 8), "little")
@@ -120,16 +124,16 @@ def main(argv):
     t = DrgnTarget(open_dump(rest[0], rest[1:]), rest[1])
     try:
         if opts == ["-a"]:
-            print("\n".join(facts.usage_lines(t)))
+            print("\n".join(usage_lines(t)))
         elif opts == ["-c"]:
-            print("\n".join(facts.cached_lines(t)))
+            print("\n".join(cached_lines(t)))
         elif opts == ["-i"]:
-            print("\n".join(facts.cpu_stack_lines(t)))
+            print("\n".join(cpu_stack_lines(t)))
         else:
-            task = facts.find_task(t, who) if who else None
-            v = facts.Verdict(t, task)
+            task = find_task(t, who) if who else None
+            v = Verdict(t, task)
             print(v.json() if opts == ["-j"] else v.text())
-    except facts.Refusal as e:
+    except Refusal as e:
         print("stackov: %s" % e)
         return 1
     return 0

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Load stackov-lab's gdb helpers (gdb-scripts/stackov/), next to the
+# Load stackov-lab's gdb helpers (gdb-scripts/stackov_gdb/), next to the
 # kernel's own vmlinux-gdb.py: source gdb-scripts/stackov-gdb.py
 # make gdb and the report load it. "help user-defined" does not list
-# them; "apropos stackov" does.
+# them; "apropos stackov" does. The rules they follow are the package
+# stackov in rules/, which drgn's reader imports the same way.
 
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "rules"))
 
-import stackov.stacks  # noqa: E402,F401
-import stackov.bt  # noqa: E402,F401
-import stackov.cache  # noqa: E402,F401
-import stackov.overflow  # noqa: E402,F401
+import stackov_gdb.stacks  # noqa: E402,F401
+import stackov_gdb.bt  # noqa: E402,F401
+import stackov_gdb.cache  # noqa: E402,F401
+import stackov_gdb.overflow  # noqa: E402,F401

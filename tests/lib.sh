@@ -21,13 +21,13 @@ check() {
 finish() { exit "$failed"; }
 
 # boot NAME [VAR=value...]: boot the guest into a fresh run directory and
-# set $run to it. The settings are passed to vm/qemu.sh's environment.
+# set $run to it. The settings are passed to vm/boot/qemu.sh's environment.
 boot() {
 	run=$(mktemp -d "$LAB_OUT/test-$1-XXXX")
 	rmdir "$run"
 	shift
 	env RUN_DIR="$run" LAB_SHOW=0 GDB=0 INTERACTIVE=0 "$@" \
-		"$LAB_ROOT/vm/qemu.sh" 2>"$run.launcher.log" || true
+		"$LAB_ROOT/vm/boot/qemu.sh" 2>"$run.launcher.log" || true
 	mv "$run.launcher.log" "$run/launcher.log" 2>/dev/null || true
 }
 # qemu_of RUN: the pid of a QEMU still running for run directory RUN.
@@ -38,7 +38,7 @@ crash_batch() {
 	out=$1 dump=$2
 	shift 2
 	printf '%s\n' "$@" >"$out.crash"
-	CRASH_ARGS="-s -i $out.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/crash-open.sh" "$dump" \
+	CRASH_ARGS="-s -i $out.crash" CRASH_TIMEOUT=120 "$LAB_ROOT/vm/read/crash-open.sh" "$dump" \
 		</dev/null >"$out" 2>&1 || true
 }
 # What the kernel and the guest printed, without printk timestamps.

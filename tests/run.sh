@@ -22,7 +22,7 @@ flock -n 8 || die "another test run is using $LAB_OUT; wait for it to finish"
 rm -rf "$LAB_OUT"/test-*
 # crash 8.0.6 (built once, about 10 minutes, one job mostly) builds in the
 # background beside t-02's kernels; a test that needs it waits for it.
-"$LAB_ROOT/vm/crash.sh" >/dev/null 2>"$LAB_OUT/crash-build.log" &
+"$LAB_ROOT/vm/builders/crash.sh" >/dev/null 2>"$LAB_OUT/crash-build.log" &
 for t in $list; do
 	name=$(basename "$t" .sh)
 	[ -f "$t" ] || { echo "FAIL $name: no such test"; failed=$((failed + 1)); continue; }

@@ -12,7 +12,7 @@ tree=$s/tree pd=$s/patches
 mkdir -p "$tree/kernel" "$pd"
 # Two real files of the kernel when the tree is unpacked, stand-ins before.
 for f in kernel/fork.c Makefile; do
-	cp "$LAB_TREE/$f" "$tree/kernel/" 2>/dev/null ||
+	cp "$KERNEL_TREE/$f" "$tree/kernel/" 2>/dev/null ||
 		printf 'line 1 of %s\nline 2\nline 3\n' "$f" >"$tree/kernel/${f##*/}"
 done
 g() { git -C "$tree" -c user.name=t -c user.email=t@t "$@"; }
@@ -26,7 +26,7 @@ p=$(basename "$pd"/0001-*.patch)
 echo "$p" >"$pd/series"
 touch -d @1000000000 "$tree/kernel/Makefile"
 
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err"
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>"$s/err"
 check "patch applied" grep -q 'stackov-lab test line' "$tree/kernel/fork.c"
 check "applied as a commit on top of pristine" \
 	[ "$(g log --format=%s -1)" = "fork: add a test line" ]
@@ -34,7 +34,7 @@ check "a file the series does not touch keeps its timestamp" \
 	[ "$(stat -c %Y "$tree/kernel/Makefile")" = 1000000000 ]
 before=$(stat -c %Y "$tree/kernel/fork.c")
 sleep 1
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err2"
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>"$s/err2"
 untouched() { [ "$(stat -c %Y "$tree/kernel/fork.c")" = "$before" ] && [ ! -s "$s/err2" ]; }
 check "unchanged series: nothing reapplied" untouched
 
@@ -48,29 +48,29 @@ p2=$(basename "$pd"/0001-kbuild-*.patch)
 mv "$pd/$p2" "$pd/0002-$p2"
 p2=0002-$p2
 printf '%s\n%s\n' "$p" "$p2" >"$pd/series"
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null
 check "two patches applied in order" [ "$(g log --format=%s -2 | tr '\n' '|')" = "kbuild: a second test change|fork: add a test line|" ]
 touch -d @1100000000 "$tree/kernel/fork.c"
 sed -i 's/^+# second patch$/+# second patch, changed/' "$pd/$p2"
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null
 check "the changed patch is applied again" grep -q '^# second patch, changed' "$tree/kernel/Makefile"
 check "a file only the unchanged patch touches keeps its timestamp" \
 	[ "$(stat -c %Y "$tree/kernel/fork.c")" = 1100000000 ]
 echo "$p" >"$pd/series"
 rm "$pd/$p2"
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>/dev/null
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null
 
 # A patch whose context is not in the tree.
 sed -i 's/^ \(.*\)$/ \1 CHANGED CONTEXT/' "$pd/$p"
 rc=0
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err3" || rc=$?
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>"$s/err3" || rc=$?
 check "a broken patch fails the build" [ $rc != 0 ]
 check "the error names the patch" grep -q "patch 1 of the series, $p, does not apply" "$s/err3"
 check "the tree is left at pristine" [ -z "$(g diff pristine)" ]
 
 echo "missing.patch" >>"$pd/series"
 rc=0
-"$LAB_ROOT/vm/patches.sh" "$tree" "$pd" 2>"$s/err4" || rc=$?
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>"$s/err4" || rc=$?
 check "a series naming a missing file is refused" \
 	refused $rc "names 'missing.patch', which does not exist" "$s/err4"
 finish

@@ -9,7 +9,7 @@ vml=$(kernel_vmlinux $v)
 before=$(stat -c %Y "$vml")
 log=$(kbuild_dir $v)/build.log
 log_before=$(stat -c %Y "$log")
-out=$("$LAB_ROOT/vm/kernel.sh" $v 2>&1)
+out=$("$LAB_ROOT/vm/builders/kernel.sh" $v 2>&1)
 says_up_to_date() { echo "$out" | grep -q "kernel $v is up to date"; }
 check "no-op kernel build says up to date" says_up_to_date
 check "no-op kernel build ran no make (build.log untouched)" [ "$(stat -c %Y "$log")" = "$log_before" ]
@@ -24,7 +24,7 @@ holder=$!
 while [ ! -s "$LAB_OUT/t03-held" ]; do sleep 0.1; done
 rm -f "$LAB_OUT/t03-held"
 rc=0
-LAB_FORCE=1 "$LAB_ROOT/vm/initramfs.sh" $v >"$LAB_OUT/t03-wait.out" 2>&1 || rc=$?
+LAB_FORCE=1 "$LAB_ROOT/vm/builders/initramfs.sh" $v >"$LAB_OUT/t03-wait.out" 2>&1 || rc=$?
 holder_gone() { ! kill -0 "$holder" 2>/dev/null; }
 check "a build under a running guest's lock waited, said so, and then built (status $rc)" \
 	sh -c "[ $rc = 0 ] && grep -q '^==> waiting: another stackov-lab build or run holds' '$LAB_OUT/t03-wait.out'"
@@ -45,7 +45,7 @@ wait
 
 img=$(initramfs_image $v)
 a=$(sha256sum "$img" | cut -d' ' -f1)
-LAB_FORCE=1 "$LAB_ROOT/vm/initramfs.sh" $v 2>/dev/null
+LAB_FORCE=1 "$LAB_ROOT/vm/builders/initramfs.sh" $v 2>/dev/null
 b=$(sha256sum "$img" | cut -d' ' -f1)
 check "initramfs rebuilt from the same inputs is byte-identical" [ "$a" = "$b" ]
 check "initramfs holds init, busybox, labtrig and the module" sh -c \

@@ -4,7 +4,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
-v=$(PROBE=1 ACCEL=auto "$LAB_ROOT/vm/accel.sh" 2>/dev/null)
+v=$(PROBE=1 ACCEL=auto "$LAB_ROOT/vm/boot/accel.sh" 2>/dev/null)
 verdict_ok() { [ "$v" = kvm ] || [ "$v" = tcg ]; }
 check "probe verdict is kvm or tcg (got '$v')" verdict_ok
 d=$STACKOV_CACHE/probe
@@ -24,7 +24,7 @@ else
 	check "no usable /dev/kvm: tcg" [ "$v" = tcg ]
 fi
 rc=0
-ACCEL=bogus "$LAB_ROOT/vm/accel.sh" 2>"$LAB_OUT/accel-bad.err" || rc=$?
+ACCEL=bogus "$LAB_ROOT/vm/boot/accel.sh" 2>"$LAB_OUT/accel-bad.err" || rc=$?
 check "ACCEL=bogus is refused with a clear error" \
 	refused $rc "unknown ACCEL 'bogus'" "$LAB_OUT/accel-bad.err"
 finish

@@ -30,6 +30,6 @@ check "and it names the reason" grep -q "VM_TIMEOUT must be a number of seconds,
 check "and reports no post-mortem" sh -c "! grep -q 'post-mortem' '$LAB_OUT/nostart-demo.out'"
 check "out/latest is unchanged" [ "$(readlink "$LAB_OUT/latest" 2>/dev/null || echo none)" = "$before" ]
 rc=0
-VARIANT=bogus "$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/bad-variant.err" || rc=$?
+VARIANT=bogus "$LAB_ROOT/vm/boot/qemu.sh" 2>"$LAB_OUT/bad-variant.err" || rc=$?
 check "VARIANT=bogus is refused" refused $rc "unknown VARIANT 'bogus'" "$LAB_OUT/bad-variant.err"
 finish

@@ -9,7 +9,7 @@
 run=$(mktemp -d "$LAB_OUT/test-gdbstub-XXXX")
 rmdir "$run"
 RUN_DIR=$run LAB_MODE=idle GDB=1 VM_TIMEOUT=240 SCENARIO='' \
-	"$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/gdbstub.launcher.log" &
+	"$LAB_ROOT/vm/boot/qemu.sh" 2>"$LAB_OUT/gdbstub.launcher.log" &
 qpid=$!
 quit_vm() {
 	/usr/bin/python3 - "$run/monitor.sock" <<'PY' 2>/dev/null || true
@@ -76,7 +76,7 @@ check "lx-ps shows the kernel threads (kthreadd, PID 2)" grep -Eq '^0x[0-9a-f]+ 
 held=$(mktemp -d "$LAB_OUT/test-gdbwait-XXXX")
 rmdir "$held"
 RUN_DIR=$held LAB_MODE=idle GDB=1 GDB_WAIT=1 VM_TIMEOUT=240 SCENARIO='' \
-	"$LAB_ROOT/vm/qemu.sh" 2>"$LAB_OUT/gdbwait.launcher.log" &
+	"$LAB_ROOT/vm/boot/qemu.sh" 2>"$LAB_OUT/gdbwait.launcher.log" &
 hpid=$!
 i=0
 until [ -s "$held/gdb.port" ] && qemu_of "$held" >/dev/null; do

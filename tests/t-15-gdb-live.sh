@@ -15,7 +15,7 @@ start() {
 	rmdir "$run"
 	shift
 	env RUN_DIR="$run" LAB_SHOW=0 GDB=1 GDB_WAIT=1 INTERACTIVE=0 "$@" \
-		"$LAB_ROOT/vm/qemu.sh" >/dev/null 2>"$run.launcher.log" &
+		"$LAB_ROOT/vm/boot/qemu.sh" >/dev/null 2>"$run.launcher.log" &
 	qpid=$!
 	i=0
 	until gdbstub_up "$run" || [ $i -gt 100 ]; do

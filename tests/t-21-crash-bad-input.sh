@@ -59,7 +59,7 @@ for f in console.log run.env vmcore vmcore.size vmcore.dmesg vmlinux lkdtm_ext.k
 done
 printf 'not an ELF file\n' >"$r/vmcore.elf"
 rc=0
-"$LAB_ROOT/vm/report.sh" "$r" >"$s/report.out" 2>&1 || rc=$?
+"$LAB_ROOT/vm/read/report.sh" "$r" >"$s/report.out" 2>&1 || rc=$?
 sed 's/^/    /' "$s/report.out" | tail -4
 check "report.sh with a reader that fails exits 1" [ $rc = 1 ]
 check "the summary names the failed reader" grep -q '^FAILED readers: gdb on vmcore.elf' "$s/report.out"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# crash's stackov extension (crash-scripts/stackov.c), on t-20's RECURSE_TASK
+# crash's stackov extension (crash-scripts/*.c), on t-20's RECURSE_TASK
 # dumps: make crash loads it; help stackov reads like crash's own help;
 # its verdict on QEMU's dump matches that dump's own BUG line as it does on
 # kdump's (t-30 checks every fatal scenario); -i lists every CPU's IRQ and
@@ -19,9 +19,9 @@ in_crash() {
 	crash_batch "$s/$cname.out" "$@"
 }
 
-inc=$(crash_include "$("$LAB_ROOT/vm/crash.sh")")
-gcc -Wall -Wextra -shared -fPIC -nostartfiles -DX86_64 -I "$inc" -o "$s/stackov.so" \
-	"$LAB_ROOT/crash-scripts/stackov.c" 2>"$s/gcc.err"
+inc=$(crash_include "$("$LAB_ROOT/vm/builders/crash.sh")")
+gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 -I "$inc" -o "$s/stackov.so" \
+	"$LAB_ROOT"/crash-scripts/*.c 2>"$s/gcc.err"
 check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
 
 in_crash help "$good" "help stackov"

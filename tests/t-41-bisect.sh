@@ -1,11 +1,11 @@
 #!/bin/sh
-# Every patch of the series builds on its own (vm/bisect.sh), and each
+# Every patch of the series builds on its own (vm/builders/bisect.sh), and each
 # has a commit message in the kernel's form.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
 cd "$LAB_ROOT" || exit 1
-out=$("$LAB_ROOT/vm/bisect.sh" 2>&1) || true
+out=$("$LAB_ROOT/vm/builders/bisect.sh" 2>&1) || true
 echo "$out"
 list=$(series_patches patches)
 check "the series is not empty" [ -n "$list" ]

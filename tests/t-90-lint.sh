@@ -7,18 +7,18 @@
 . "$(dirname -- "$0")/lib.sh"
 
 cd "$LAB_ROOT" || exit 1
-scripts=$(ls vm/*.sh tests/*.sh bench/*.sh .ci/run vm/guest/init 2>/dev/null)
+scripts=$(ls vm/*.sh vm/*/*.sh tests/*.sh bench/*.sh .ci/run vm/guest/init 2>/dev/null)
 # shellcheck disable=SC2086
 check "shellcheck on $(echo $scripts | wc -w) scripts" shellcheck $scripts
-py=$(ls gdb-scripts/*.py gdb-scripts/stackov/*.py drgn-scripts/*.py)
+py=$(ls gdb-scripts/*.py gdb-scripts/stackov_gdb/*.py rules/stackov/*.py drgn-scripts/*.py)
 # shellcheck disable=SC2086
 check "the gdb and drgn helpers compile ($(echo $py | wc -w) Python files)" \
 	/usr/bin/python3 -c 'import sys, ast; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]' $py
 
-cp=$LAB_TREE/scripts/checkpatch.pl
+cp=$KERNEL_TREE/scripts/checkpatch.pl
 checkpatch_outside() { (cd / && "$cp" --no-tree --quiet "$1"); }
 if [ -x "$cp" ]; then
-	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/host/*.c crash-scripts/*.c bench/*.c; do
+	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/read/*.c crash-scripts/*.c crash-scripts/*.h bench/*.c; do
 		check "checkpatch $f" "$cp" --no-tree --quiet --terse -f "$f"
 	done
 	for p in patches/*.patch; do

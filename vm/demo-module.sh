@@ -9,12 +9,12 @@ set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
-VARIANT=${VARIANT:-vmap}
+VARIANT=${VARIANT:-$DEFAULT_VARIANT}
 MODULE_WAIT=${MODULE_WAIT:-60}
 case $MODULE_WAIT in
 '' | *[!0-9]*) die "MODULE_WAIT must be a number of seconds, not '$MODULE_WAIT'" ;;
 esac
-built=$("$LAB_ROOT/vm/user-module.sh" "$MODULE" "$VARIANT") || exit 1
+built=$("$LAB_ROOT/vm/builders/user-module.sh" "$MODULE" "$VARIANT") || exit 1
 initrd=$(echo "$built" | sed -n 1p)
 moddir=$(echo "$built" | sed -n 2p)
 # The module to load: the one named after the directory, else the first.
@@ -30,27 +30,28 @@ rmdir "$run"
 RUN_DIR=$run INITRD=$initrd KDUMP=${KDUMP:-1} QEMU_DUMP=0 SCENARIO='' \
 	APPEND="${APPEND:-} lab.usermod=$name${args:+ lab.usermod_args=$args} lab.wait=$MODULE_WAIT" \
 	VM_TIMEOUT=$((MODULE_WAIT + ${VM_TIMEOUT:-120})) LAB_SHOW=${LAB_SHOW:-1} \
-	"$LAB_ROOT/vm/qemu.sh" || true
+	"$LAB_ROOT/vm/boot/qemu.sh" || true
 log=$run/console.log
 [ -f "$run/result" ] || die "the run left no result; see $run"
 cp "$moddir"/*.ko "$run/"
 
-con() { kernel_log "$log"; }
-if con | grep -q "^lab: usermod $name.ko failed to load"; then
-	why=$(con | sed -n "s/^lab: usermod $name.ko failed to load: //p")
-	kern=$(con | sed -n 's/^lab: dmesg: \[ *[0-9.]*\] //p' | grep -v '^lab' | tail -1)
+# What the guest said of the module: qemu.sh put it in the run's manifest.
+outcome=$(run_env "$run" usermod)
+if [ "$outcome" = failed ]; then
+	why=$(run_env "$run" usermod_error)
+	kern=$(run_env "$run" usermod_kernel)
 	die "MODULE=$MODULE: $name.ko did not load: ${why:-insmod failed}${kern:+; kernel: $kern} (run kept in $run; out/latest unchanged)"
 fi
 set_latest "$run"
 echo
 echo "== MODULE $name on $VARIANT: the guest ended by $(cat "$run/result") =="
-if con | grep -q "^lab: usermod $name: nothing happened"; then
+if [ "$outcome" = idle ]; then
 	echo "$name.ko loaded and nothing happened in ${MODULE_WAIT}s; the guest powered off"
 	echo "console: $log"
 	exit 0
 fi
 if [ -f "$run/vmcore" ]; then
-	"$LAB_ROOT/vm/report.sh" "$run"
+	"$LAB_ROOT/vm/read/report.sh" "$run"
 else
 	echo "no vmcore; console: $log"
 fi

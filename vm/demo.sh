@@ -22,12 +22,12 @@ export SCENARIO
 
 # This run's directory: the caller's RUN_DIR, or a new one. Every step
 # below reads this run, never out/latest, which may be another run's.
-run=$(run_dir "$(echo "$SCENARIO" | tr , +)" "${VARIANT:-vmap}")
+run=$(run_dir "$(echo "$SCENARIO" | tr , +)" "${VARIANT:-$DEFAULT_VARIANT}")
 rc=0
-RUN_DIR=$run KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/qemu.sh" || rc=$?
+RUN_DIR=$run KDUMP=${KDUMP:-1} QEMU_DUMP=0 LAB_SHOW=${LAB_SHOW:-1} "$LAB_ROOT/vm/boot/qemu.sh" || rc=$?
 if [ ! -f "$run/result" ]; then
 	rmdir "$run" 2>/dev/null || true
-	die "the run did not start (vm/qemu.sh exited with status $rc); nothing to report"
+	die "the run did not start (vm/boot/qemu.sh exited with status $rc); nothing to report"
 fi
 set_latest "$run"
 log=$run/console.log
@@ -42,13 +42,13 @@ if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then
 	say "booting $SCENARIO again for QEMU's own dump (dump-guest-memory on pvpanic)"
 	# No crash kernel to reserve, and the ELF dump is the size of memory.
 	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 LAB_LATEST=0 LAB_MEM=${QEMU_DUMP_MEM:-256M} \
-		"$LAB_ROOT/vm/qemu.sh" || true
+		"$LAB_ROOT/vm/boot/qemu.sh" || true
 	for f in qemu-vmcore qemu-vmcore.elf; do
 		[ -f "$run/qemu-dump/$f" ] && ln -sf "qemu-dump/$f" "$run/$f"
 	done
 fi
 if [ -f "$run/vmcore" ] || [ -f "$run/qemu-vmcore" ]; then
-	"$LAB_ROOT/vm/report.sh" "$run"
+	"$LAB_ROOT/vm/read/report.sh" "$run"
 else
 	echo "no dump was captured; console: $log"
 fi

@@ -12,7 +12,7 @@ set -eu
 
 SCENARIO=${SCENARIO:-RECURSE_TASK}
 "$LAB_ROOT/vm/list.sh" | grep -q "^$SCENARIO " || die "unknown SCENARIO '$SCENARIO'"
-run=$(run_dir "$SCENARIO-gdb" "${VARIANT:-vmap}")
+run=$(run_dir "$SCENARIO-gdb" "${VARIANT:-$DEFAULT_VARIANT}")
 rmdir "$run" 2>/dev/null || true
 cmds=$(mktemp "${TMPDIR:-/tmp}/stackov-catch.XXXXXX")
 remove_on_exit "$cmds"
@@ -24,7 +24,7 @@ remove_on_exit "$cmds"
 	echo continue
 } >"$cmds"
 RUN_DIR=$run SCENARIO=$SCENARIO GDB=1 GDB_WAIT=1 KDUMP=0 LAB_SHOW=0 VM_TIMEOUT=${VM_TIMEOUT:-180} \
-	"$LAB_ROOT/vm/qemu.sh" >/dev/null 2>"$run.launcher.log" &
+	"$LAB_ROOT/vm/boot/qemu.sh" >/dev/null 2>"$run.launcher.log" &
 qpid=$!
 i=0
 until gdbstub_up "$run"; do

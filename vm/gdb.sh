@@ -20,7 +20,7 @@ vmlinux=$(run_env "$RUN_DIR" vmlinux)
 [ -f "$vmlinux" ] || die "vmlinux of that run is gone: $vmlinux"
 kdir=$(dirname "$vmlinux")
 [ -f "$kdir/vmlinux-gdb.py" ] || die "no vmlinux-gdb.py in $kdir (CONFIG_GDB_SCRIPTS)"
-set -- -q -iex "add-auto-load-safe-path $kdir:$LAB_TREE" \
+set -- -q -iex "add-auto-load-safe-path $kdir:$KERNEL_TREE" \
 	-ex "target remote 127.0.0.1:$port" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py"
 if [ -n "${GDB_CMDS:-}" ]; then
 	[ -f "$GDB_CMDS" ] || die "GDB_CMDS: no such file: $GDB_CMDS"

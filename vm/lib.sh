@@ -1,16 +1,15 @@
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the variables here are read by the scripts that source it
-# vm/lib.sh - the one place that decides where things live.
-# Sourced by every script in vm/, tests/ and bench/.
+# vm/lib.sh - the one place that decides where things live, and which
+# kernel a step works on. Sourced by every script in vm/, tests/ and bench/.
 
-LAB_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# The clone: the directory above the vm/ that holds this file, found from
+# the sourcing script's own path (vm/X.sh, vm/ROOM/X.sh, tests/X.sh...).
+LAB_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && while [ ! -f vm/lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
+[ -f "$LAB_ROOT/vm/lib.sh" ] || { echo "${0##*/}: error: cannot find the lab's clone above $0" >&2; exit 1; }
 # The cache lives outside the clone; keyed subdirectories below it.
 STACKOV_CACHE=${STACKOV_CACHE:-${HOME:-/root}/.cache/stackov-lab}
-LAB_SRC_TARBALL=${LAB_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-LAB_TREE=$STACKOV_CACHE/linux
-LAB_PATCHES=${LAB_PATCHES:-$LAB_ROOT/patches}
 LAB_OUT=${LAB_OUT:-$LAB_ROOT/out}
-LAB_VARIANTS="vmap novmap"
 LAB_JOBS=${LAB_JOBS:-$(nproc)}
 
 die() {
@@ -22,30 +21,61 @@ say() {
 	printf '==> %s\n' "$*" >&2
 }
 
+# ---- The kernel: a description in vm/kernels/, chosen by KERNEL and LINUX.
+# A description is a few variables and, where its kernel is not built the
+# usual way, functions overriding the defaults below. vm/kernels/README.md
+# says what each one means; every step asks these, never a fixed path.
+LAB_KERNEL=${KERNEL:-lab}-${LINUX:-6.1}
+
+# kernels_described: the names of every description, e.g. "lab-6.1".
+kernels_described() {
+	for f in "$LAB_ROOT"/vm/kernels/*-*.sh; do
+		[ -f "$f" ] && basename "$f" .sh
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
 check_variant() {
-	case " $LAB_VARIANTS " in
+	case " $KERNEL_VARIANTS " in
 	*" $1 "*) ;;
-	*) die "unknown VARIANT '$1' (valid: $LAB_VARIANTS)" ;;
+	*) die "unknown VARIANT '$1' (valid: $KERNEL_VARIANTS)" ;;
 	esac
 }
 
-# Output directory of one kernel variant (kbuild O=).
+# Where a variant's builds land: $KERNEL_HOME/build/VARIANT (kbuild O=),
+# module/VARIANT, initramfs/VARIANT.cpio.gz.
 kbuild_dir() {
-	echo "$STACKOV_CACHE/build/$1"
+	echo "$KERNEL_HOME/build/$1"
 }
-
-# Per-variant artefacts the rest of the lab consumes.
 kernel_image() {
 	echo "$(kbuild_dir "$1")/arch/x86/boot/bzImage"
 }
 kernel_vmlinux() {
 	echo "$(kbuild_dir "$1")/vmlinux"
 }
+# kernel_modbuild VARIANT: the directory out-of-tree modules build against
+# (make -C DIR M=...): it holds Module.symvers.
+kernel_modbuild() {
+	kbuild_dir "$1"
+}
+# kernel_key VARIANT: a word that changes whenever VARIANT's kernel does.
+kernel_key() {
+	cat "$(kbuild_dir "$1")/lab-key" 2>/dev/null || true
+}
 module_dir() {
-	echo "$STACKOV_CACHE/module/$1"
+	echo "$KERNEL_HOME/module/$1"
 }
 initramfs_image() {
-	echo "$STACKOV_CACHE/initramfs/$1.cpio.gz"
+	echo "$KERNEL_HOME/initramfs/$1.cpio.gz"
+}
+
+# use_kernel NAME: load vm/kernels/NAME.sh (on top of the defaults above).
+use_kernel() {
+	[ -f "$LAB_ROOT/vm/kernels/$1.sh" ] ||
+		die "no kernel '$1' (KERNEL=${KERNEL:-lab} LINUX=${LINUX:-6.1}); described: $(kernels_described)"
+	# shellcheck disable=SC1090 # one of vm/kernels/*-*.sh
+	. "$LAB_ROOT/vm/kernels/$1.sh"
+	LAB_KERNEL=$1
+	DEFAULT_VARIANT=${KERNEL_VARIANTS%% *}
 }
 
 # kernel_log FILE: a console log as text: no carriage returns, no printk
@@ -164,3 +194,5 @@ cpu_of_times() {
 	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
 		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
 }
+
+use_kernel "$LAB_KERNEL"

@@ -11,10 +11,10 @@ set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
-VARIANT=${VARIANT:-vmap}
+VARIANT=${VARIANT:-$DEFAULT_VARIANT}
 check_variant "$VARIANT"
-initrd=$("$LAB_ROOT/vm/selftest-initrd.sh" "$VARIANT")
-tests=$LAB_TREE/tools/testing/selftests/lkdtm/tests.txt
+initrd=$("$LAB_ROOT/vm/builders/selftest-initrd.sh" "$VARIANT")
+tests=$KERNEL_TREE/tools/testing/selftests/lkdtm/tests.txt
 total=$(grep -c . "$tests")
 run=$(run_dir selftest-lkdtm "$VARIANT")
 set_latest "$run"
@@ -31,7 +31,7 @@ while [ "$done_count" -lt "$total" ]; do
 	# console, where they could cut the runner's lines in two.
 	RUN_DIR=$b LAB_LATEST=0 LAB_MODE=selftest SCENARIO='' KDUMP=0 QEMU_DUMP=0 INITRD=$initrd \
 		APPEND="lab.selftest_from=$done_count loglevel=1 ${APPEND:-}" \
-		VM_TIMEOUT=${SELFTEST_TIMEOUT:-600} LAB_SHOW=0 "$LAB_ROOT/vm/qemu.sh" 2>>"$run/launcher.log" || true
+		VM_TIMEOUT=${SELFTEST_TIMEOUT:-600} LAB_SHOW=0 "$LAB_ROOT/vm/boot/qemu.sh" 2>>"$run/launcher.log" || true
 	con=$(tr -d '\r' <"$b/console.log")
 	results=$(echo "$con" | grep -E '^(not )?ok [0-9]+ selftests: lkdtm: ' || true)
 	n=0

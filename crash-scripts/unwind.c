@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackov: the fault and the frames. The registers the double-fault
+ * handler saved, the address the CPU failed to push to, the frame-pointer
+ * walk from there, each frame named as kallsyms names it and measured.
+ */
+#include "verdict.h"
+
+/*
+ * The registers the double-fault handler saved: the CPU pushed them at the
+ * top of this CPU's DF stack. A real frame has a kernel CS and a text RIP.
+ */
+void read_df_regs(void)
+{
+	struct region *df = NULL;
+	long psize = STRUCT_SIZE("pt_regs");
+	ulong regs, cs;
+	int i;
+
+	for (i = 0; i < v.nregions; i++)
+		if (!strcmp(v.regions[i].name, "DF"))
+			df = &v.regions[i];
+	if (!df || psize <= 0)
+		return;
+	regs = df->hi - psize;
+	if (!read_ulong(regs + MEMBER_OFFSET("pt_regs", "ip"), &v.ip) ||
+	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "sp"), &v.sp) ||
+	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "bp"), &v.bp) ||
+	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "cs"), &cs))
+		return;
+	v.have_regs = (cs & 3) == 0 && value_search(v.ip, NULL);
+}
+
+/*
+ * The address the kernel reports (CR2): a double fault on a full stack
+ * comes from the CPU failing to push the page fault's frame, which it
+ * pushes after aligning the stack pointer to 16 bytes. Whatever the
+ * faulting instruction was (a push, a call, rep stos at %rdi, a read at
+ * %rsp), that first push is at (rsp & ~15) - 8.
+ */
+void find_fault(void)
+{
+	v.fault = (v.sp & ~15UL) - 8;
+	v.fault_how = "the CPU's push of the page fault's frame";
+	v.hit = region_of(v.fault);
+	v.stack = stack_above(v.hit);
+}
+
+/*
+ * A module's init text: crash names it _MODULE_INIT_START_<module>; the
+ * kernel's own symbol table of the module (mod->kallsyms, whole while the
+ * init function runs) has the function's name, as an oops would print it.
+ */
+static int module_init_name(ulong pc, char *name, size_t len)
+{
+	ulong head = symbol_value("modules"), node, mod, base, ks, symtab, strtab, best = 0;
+	long list = MEMBER_OFFSET("module", "list"), init = MEMBER_OFFSET("module", "init_layout");
+	unsigned int text = 0, num = 0, i, best_name = 0;
+	struct { unsigned int name; unsigned char info, other; unsigned short shndx;
+		 ulong value, size; } sym;
+
+	if (list < 0 || init < 0 || !read_ulong(head, &node))
+		return 0;
+	for (; node != head && node; read_ulong(node, &node)) {
+		mod = node - list;
+		if (!read_ulong(mod + init + MEMBER_OFFSET("module_layout", "base"), &base) ||
+		    !readmem(mod + init + MEMBER_OFFSET("module_layout", "text_size"), KVADDR, &text,
+			     sizeof(text), "text_size", RETURN_ON_ERROR | QUIET) ||
+		    pc < base || pc >= base + text)
+			continue;
+		if (!read_ulong(mod + MEMBER_OFFSET("module", "kallsyms"), &ks) || !ks ||
+		    !read_ulong(ks + MEMBER_OFFSET("mod_kallsyms", "symtab"), &symtab) ||
+		    !read_ulong(ks + MEMBER_OFFSET("mod_kallsyms", "strtab"), &strtab))
+			return 0;
+		readmem(ks + MEMBER_OFFSET("mod_kallsyms", "num_symtab"), KVADDR, &num, sizeof(num),
+			"num_symtab", RETURN_ON_ERROR | QUIET);
+		for (i = 1; i < num && i < 100000; i++) {
+			if (!readmem(symtab + i * sizeof(sym), KVADDR, &sym, sizeof(sym), "sym",
+				     RETURN_ON_ERROR | QUIET))
+				break;
+			if (sym.value >= base && sym.value <= pc && sym.value >= best) {
+				best = sym.value;
+				best_name = sym.name;
+			}
+		}
+		return best && read_string(strtab + best_name, name, len - 1) > 0;
+	}
+	return 0;
+}
+
+static void name_frame(struct frame *f)
+{
+	ulong off = 0;
+	struct syment *sp = value_search(f->pc, &off);
+
+	if (sp && !strncmp(sp->name, "_MODULE_INIT_", 13) &&
+	    module_init_name(f->pc, f->name, sizeof(f->name)))
+		return;
+	snprintf(f->name, sizeof(f->name), "%s", sp ? sp->name : "??");
+}
+
+/*
+ * What each frame uses: from where its callee's frame ended (the stack
+ * pointer at the fault, for the deepest) up to its return address, above
+ * its saved frame pointer. A deepest frame caught in its prologue has
+ * only its return address on the stack.
+ */
+static void frame_bytes(void)
+{
+	ulong low = v.sp;
+	int i;
+
+	for (i = 0; i < v.nframes; i++) {
+		struct frame *f = &v.frames[i];
+
+		/* A guard page counts as its stack's: the deepest frame is often there. */
+		if (f->fp && stack_above(region_of(f->fp)) != stack_above(region_of(low))) {
+			low = f->fp + 16;	/* a switch of stacks: its size is unknown */
+		} else if (f->fp && f->fp + 16 > low) {
+			f->bytes = f->fp + 16 - low;
+			low = f->fp + 16;
+		} else if (i == 0) {
+			f->bytes = 8;
+			low = v.sp + 8;
+		} else {
+			f->bytes = -1;
+		}
+	}
+}
+
+/*
+ * Frame-pointer walk from the saved registers. Before a function's
+ * "push %rbp" the caller is the word at the stack pointer and %rbp is
+ * still the caller's frame.
+ */
+void walk_frames(void)
+{
+	ulong off = 0, fp = v.bp, next, ret;
+	unsigned char op = 0;
+	struct frame *f;
+
+	v.nframes = 0;
+	f = &v.frames[v.nframes++];
+	f->pc = v.ip;
+	f->fp = 0;
+	f->bytes = -1;
+	name_frame(f);
+	value_search(v.ip, &off);
+	readmem(v.ip, KVADDR, &op, 1, "stackov insn", RETURN_ON_ERROR | QUIET);
+	/* Not past "push %rbp" (0x55) yet: gcc may put other work before it. */
+	if ((off == 0 || op == 0x55) && read_ulong(v.sp, &ret)) {
+		f = &v.frames[v.nframes++];
+		f->pc = ret;
+		f->fp = fp;
+		f->bytes = -1;
+		name_frame(f);
+	} else {
+		v.frames[0].fp = fp;
+	}
+	while (v.nframes < STACKOV_MAX_FRAMES && region_of(fp)) {
+		if (!read_ulong(fp, &next) || !read_ulong(fp + 8, &ret))
+			break;
+		if (!is_kernel_text(ret) && !value_search(ret, NULL))
+			break;
+		/*
+		 * An entry stub's frame pointer has bit 0 set: it marks the
+		 * pt_regs of an interrupt or exception; the chain ends there.
+		 */
+		f = &v.frames[v.nframes++];
+		f->pc = ret;
+		f->fp = (next & 1) ? 0 : next;
+		f->bytes = -1;
+		name_frame(f);
+		if ((next & 1) || next <= fp)
+			break;
+		fp = next;
+	}
+	frame_bytes();
+}

@@ -1,6 +1,0 @@
-# SPDX-License-Identifier: GPL-2.0
-#
-# stackov-lab's gdb helpers for kernel stack overflows, laid out like the
-# kernel's scripts/gdb/linux: one module per domain, each command a small
-# gdb.Command, each value a gdb.Function. gdb-scripts/stackov-gdb.py loads
-# them; facts.py holds the rules and imports no gdb, so drgn uses it too.

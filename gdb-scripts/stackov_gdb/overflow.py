@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The verdict on a stack overflow (crash's stackov, the same words), and a
+# catch command that stops a live guest in the guard-page path, before
+# die() and the panic.
+
+import gdb
+
+from stackov.target import Refusal, Unreadable
+from stackov.tasks import find_task
+from stackov.verdict import Verdict
+from stackov_gdb import mem
+
+CATCH_AT = "handle_stack_overflow"
+
+
+class Stackov(gdb.Command):
+    """Explain the kernel stack overflow: the stack the fault hit, its bounds
+and guard page, the fault address, the task, its context and entry path,
+STACK_END_MAGIC, and the frame-pointer chain with recursion folded into a
+cycle. The same words as crash's stackov.
+
+stackov [-j] [PID | TASK]   -j: one JSON object on one line
+On a vmcore the task is the panic task; on a live guest stopped by
+stackov-catch, the selected CPU's."""
+
+    def __init__(self):
+        super(Stackov, self).__init__("stackov", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        json = "-j" in argv
+        argv = [a for a in argv if a != "-j"]
+        if len(argv) > 1 or [a for a in argv if a.startswith("-")]:
+            raise gdb.GdbError("usage: stackov [-j] [PID | TASK]")
+
+        def show():
+            t = mem.target()
+            task = find_task(t, argv[0]) if argv else None
+            v = Verdict(t, task)
+            print(v.json() if json else v.text())
+        mem.run(show)
+
+
+class OverflowBreakpoint(gdb.Breakpoint):
+    """Stops where the double-fault handler has found a guard-page hit."""
+
+    def stop(self):
+        t = mem.target()
+        cpu = t.selected_cpu()
+        try:
+            cr2 = int(gdb.parse_and_eval("(unsigned long)$rsi"))
+            print("stackov-catch: cpu %d hit a guard page at %x; the kernel has not "
+                  "reported it yet (continue: the BUG line, the oops, the panic)" % (cpu, cr2))
+            print(Verdict(t, cpu=cpu).text())
+        except (Refusal, Unreadable, gdb.error) as e:
+            print("stackov-catch: stopped in %s, but: %s" % (CATCH_AT, e))
+        return True
+
+
+class StackovCatch(gdb.Command):
+    """Stop the guest where the kernel has found a stack overflow, before it
+reports it and dies: a breakpoint in the double-fault handler's guard-page
+path (handle_stack_overflow). At the stop it prints the verdict, as
+stackov does; continue goes on to the BUG line and the panic.
+
+stackov-catch          arm it
+stackov-catch off      disarm it"""
+
+    bp = None
+
+    def __init__(self):
+        super(StackovCatch, self).__init__("stackov-catch", gdb.COMMAND_BREAKPOINTS)
+
+    def invoke(self, arg, from_tty):
+        if StackovCatch.bp is not None and StackovCatch.bp.is_valid():
+            StackovCatch.bp.delete()
+        StackovCatch.bp = None
+        if arg.strip() == "off":
+            print("stackov-catch: off")
+            return
+        if arg.strip():
+            raise gdb.GdbError("usage: stackov-catch [off]")
+        StackovCatch.bp = OverflowBreakpoint(CATCH_AT)
+        print("stackov-catch: armed at %s" % CATCH_AT)
+
+
+Stackov()
+StackovCatch()

@@ -1,0 +1,262 @@
+#!/bin/sh
+# vm/boot/qemu.sh - the one place that boots the lab guest. Every boot of the lab,
+# the accelerator probe included, goes through here. Settings, from the
+# environment (the Makefile passes them through):
+#   KERNEL, LINUX         the kernel (vm/kernels/KERNEL-LINUX.sh; lab-6.1)
+#   VARIANT=vmap|novmap   its variant (the description's first)
+#   SCENARIO=NAME[,NAME]  scenarios for the guest init (lab.scenario=)
+#   LAB_MODE=run|shell|idle|probe|selftest   guest init mode (run)
+#   APPEND="..."          extra kernel command-line arguments
+#   ACCEL=auto|kvm|tcg    accelerator; auto runs the probe (vm/boot/accel.sh)
+#   ICOUNT=N              TCG with -icount shift=N: guest time follows the
+#                         instructions executed, so guest timings repeat
+#   VM_TIMEOUT=seconds    hard limit on the run (300; 3600 interactive)
+#   GDB=1 [GDB_WAIT=1]    gdbstub on 127.0.0.1 (port in RUN_DIR/gdb.port),
+#                         optionally holding the CPUs until gdb attaches
+#   INTERACTIVE=1         serial console on this terminal (Ctrl-A x quits)
+#   LAB_SHOW=1            copy the console to stderr live
+#   KDUMP=1               arm kdump in the guest (crashkernel=CRASHKERNEL,
+#                         oops=panic); the capture kernel writes the dump to
+#                         raw virtio disks, vm/boot/collect.sh makes RUN_DIR/vmcore
+#   QEMU_DUMP=1           instead, on a guest panic (pvpanic) QEMU pauses
+#                         and its monitor writes RUN_DIR/qemu-vmcore
+#   RUN_DIR=dir           use this run directory instead of a new one
+#   LAB_LATEST=0          do not point out/latest at the new run directory
+#   INITRD=file           another initramfs (vm/builders/user-module.sh makes one)
+# The run directory gets console.log, qemu.cmd, qemu.log, run.env and
+# result: kdump (the capture kernel ran), panic, poweroff, triple-fault
+# (TCG logs it), reset (the guest reset itself), timeout or error.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../lib.sh"
+
+VARIANT=${VARIANT:-$DEFAULT_VARIANT}
+check_variant "$VARIANT"
+LAB_MODE=${LAB_MODE:-run}
+INTERACTIVE=${INTERACTIVE:-0}
+GDB=${GDB:-0}
+GDB_WAIT=${GDB_WAIT:-0}
+LAB_SHOW=${LAB_SHOW:-0}
+LAB_MEM=${LAB_MEM:-1G}
+LAB_SMP=${LAB_SMP:-2}
+KDUMP=${KDUMP:-0}
+QEMU_DUMP=${QEMU_DUMP:-0}
+# 48M is the smallest reservation that worked here with 1G of guest RAM
+# (32M: the capture kernel runs out of memory); see bench/crashkernel.sh.
+CRASHKERNEL=${CRASHKERNEL:-64M}
+if [ "$INTERACTIVE" = 1 ]; then
+	VM_TIMEOUT=${VM_TIMEOUT:-3600}
+else
+	VM_TIMEOUT=${VM_TIMEOUT:-300}
+fi
+case $VM_TIMEOUT in
+'' | *[!0-9]*) die "VM_TIMEOUT must be a number of seconds, not '$VM_TIMEOUT'" ;;
+esac
+case $LAB_MODE in
+run | shell | idle | probe | selftest) ;;
+*) die "unknown LAB_MODE '$LAB_MODE' (valid: run shell idle probe selftest)" ;;
+esac
+case ${SCENARIO:-} in
+*[!A-Za-z0-9_,]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
+esac
+
+kernel=$(kernel_image "$VARIANT")
+initrd=${INITRD:-$(initramfs_image "$VARIANT")}
+[ -f "$kernel" ] || die "no kernel for $VARIANT: $kernel (make kernel VARIANT=$VARIANT)"
+[ -f "$initrd" ] || die "no initramfs for $VARIANT: $initrd (make initramfs VARIANT=$VARIANT)"
+
+accel=$(ACCEL=${ACCEL:-auto} VARIANT=$VARIANT "$LAB_ROOT/vm/boot/accel.sh")
+case $accel in
+kvm | tcg) ;;
+*) die "accelerator probe gave '$accel'" ;;
+esac
+
+# A unique run directory, or the caller's (which then knows where the run
+# is without reading out/latest); out/latest points at the newest one.
+new=0
+[ -n "${RUN_DIR:-}" ] || new=1
+RUN_DIR=$(run_dir "$(echo "${SCENARIO:-$LAB_MODE}" | tr , +)" "$VARIANT")
+[ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
+[ "$new" = 1 ] && [ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
+
+free_port() {
+	p=$((20000 + $$ % 20000))
+	while [ -n "$(ss -Hltn "sport = :$p")" ]; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
+
+cmdline="console=ttyS0,115200${KERNEL_CMDLINE:+ $KERNEL_CMDLINE} no_hash_pointers panic=-1 lab.mode=$LAB_MODE"
+[ -n "${SCENARIO:-}" ] && cmdline="$cmdline lab.scenario=$SCENARIO"
+[ "$KDUMP" = 1 ] && cmdline="$cmdline crashkernel=$CRASHKERNEL oops=panic lab.kdump=1"
+[ "$QEMU_DUMP" = 1 ] && cmdline="$cmdline oops=panic"
+[ -n "${APPEND:-}" ] && cmdline="$cmdline $APPEND"
+
+set -- -nodefaults -no-user-config -display none -no-reboot \
+	-machine q35 -m "$LAB_MEM" -smp "$LAB_SMP" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-device vmcoreinfo -device pvpanic \
+	-monitor "unix:$RUN_DIR/monitor.sock,server=on,wait=off" \
+	-qmp "unix:$RUN_DIR/qmp.sock,server=on,wait=off"
+if [ "$QEMU_DUMP" = 1 ]; then
+	set -- "$@" -action panic=pause
+else
+	set -- "$@" -action panic=none
+fi
+if [ "$KDUMP" = 1 ]; then
+	# The dumps leave the guest on two raw disks (vda, vdb); the capture
+	# kernel, this same bzImage and initramfs, comes in on a third (vdc).
+	for disk in kdump kdump-elf; do
+		truncate -s "$LAB_MEM" "$RUN_DIR/$disk.disk"
+		truncate -s +64M "$RUN_DIR/$disk.disk"
+		set -- "$@" -drive "file=$RUN_DIR/$disk.disk,format=raw,if=virtio"
+	done
+	capdisk=$("$LAB_ROOT/vm/boot/capture-disk.sh" "$VARIANT")
+	set -- "$@" -drive "file=$capdisk,format=raw,if=virtio,readonly=on"
+fi
+if [ "$INTERACTIVE" = 1 ]; then
+	set -- "$@" -chardev "stdio,id=con,mux=on,signal=off,logfile=$RUN_DIR/console.log" \
+		-serial chardev:con -mon chardev=con,mode=readline
+else
+	set -- "$@" -chardev "file,id=con,path=$RUN_DIR/console.log" -serial chardev:con
+fi
+if [ "$GDB" = 1 ]; then
+	port=$(free_port)
+	echo "$port" >"$RUN_DIR/gdb.port"
+	set -- "$@" -gdb "tcp:127.0.0.1:$port"
+	held=''
+	if [ "$GDB_WAIT" = 1 ]; then
+		set -- "$@" -S
+		held=' (CPUs held until gdb continues)'
+	fi
+	say "gdbstub on 127.0.0.1:$port$held"
+fi
+if [ "$accel" = kvm ]; then
+	set -- -accel kvm -cpu host "$@"
+else
+	# TCG logs a triple fault (a reset with no message) to this file.
+	# ICOUNT=N: guest time follows the instructions executed (2^N ns
+	# each), one host thread for all CPUs: a guest's timings repeat.
+	tcg="-accel tcg,thread=multi"
+	case ${ICOUNT:-} in
+	'') ;;
+	*[!0-9]*) die "ICOUNT must be a shift (0..10), not '$ICOUNT'" ;;
+	*) tcg="-accel tcg,thread=single -icount shift=$ICOUNT,sleep=off" ;;
+	esac
+	# shellcheck disable=SC2086
+	set -- $tcg -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
+fi
+
+# The run's manifest: every later step (collect, report, tests) reads what
+# it needs of the run from here.
+{
+	echo "run_dir=$RUN_DIR"
+	echo "kernel_name=$LAB_KERNEL"
+	echo "variant=$VARIANT"
+	echo "scenario=${SCENARIO:-}"
+	echo "accel=$accel${ICOUNT:+ icount shift=$ICOUNT}"
+	echo "timeout=$VM_TIMEOUT"
+	echo "kernel=$kernel"
+	echo "kernel_sha256=$(sha256sum "$kernel" | cut -d' ' -f1)"
+	echo "vmlinux=$(kernel_vmlinux "$VARIANT")"
+	echo "initrd=$initrd"
+	echo "initrd_sha256=$(sha256sum "$initrd" | cut -d' ' -f1)"
+	echo "module=$(module_dir "$VARIANT")/lkdtm_ext.ko"
+	echo "cmdline=$cmdline"
+} >"$RUN_DIR/run.env"
+printf '%s\n' qemu-system-x86_64 "$@" >"$RUN_DIR/qemu.cmd"
+: >"$RUN_DIR/console.log"
+say "run $RUN_DIR: $VARIANT kernel, $accel, timeout ${VM_TIMEOUT}s"
+
+# A run interrupted (Ctrl-C, a test's timeout) takes its processes along:
+# background jobs of a script do not get the terminal's SIGINT.
+tailpid='' qpid='' dpid=''
+stop_children() {
+	for p in $qpid $dpid $tailpid; do
+		kill "$p" 2>/dev/null || true
+	done
+}
+trap 'stop_children' EXIT
+trap 'stop_children; trap - EXIT; exit 130' INT TERM HUP
+# Builds wait while a guest runs from the cache (vm/lib.sh: lab_lock).
+lab_lock shared "a guest is running"
+
+if [ "$LAB_SHOW" = 1 ] && [ "$INTERACTIVE" != 1 ]; then
+	tail -n +1 -f "$RUN_DIR/console.log" >&2 &
+	tailpid=$!
+fi
+start=$(date +%s.%N)
+rc=0
+if [ "$INTERACTIVE" = 1 ]; then
+	timeout --foreground -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
+		2>"$RUN_DIR/qemu.log" || rc=$?
+else
+	timeout -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "$@" \
+		</dev/null >"$RUN_DIR/qemu.log" 2>&1 &
+	qpid=$!
+	if [ "$QEMU_DUMP" = 1 ]; then
+		"$LAB_ROOT/vm/boot/qemu-dump.sh" "$RUN_DIR" "$qpid" &
+		dpid=$!
+	fi
+	wait "$qpid" || rc=$?
+	[ -n "$dpid" ] && { wait "$dpid" || true; }
+fi
+end=$(date +%s.%N)
+qpid='' dpid=''
+if [ -n "$tailpid" ]; then
+	sleep 0.2
+	kill "$tailpid" 2>/dev/null || true
+	tailpid=''
+fi
+
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	result=timeout
+elif grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
+	result=kdump
+elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log" ||
+	grep -qs '^guest panicked' "$RUN_DIR/qemu-dump.log"; then
+	result=panic
+elif grep -q 'reboot: Power down' "$RUN_DIR/console.log"; then
+	result=poweroff
+elif grep -qs '^Triple fault' "$RUN_DIR/qemu-debug.log"; then
+	result=triple-fault
+elif [ $rc = 0 ]; then
+	result=reset
+else
+	result=error
+fi
+echo "$result" >"$RUN_DIR/result"
+{
+	echo "result=$result"
+	echo "wall=$(echo "$end - $start" | bc)"
+	echo "qemu_rc=$rc"
+	# Where the guest loaded the module: gdb's add-symbol-file needs it.
+	t=$(tr -d '\r' <"$RUN_DIR/console.log" | sed -n 's/^lab: module lkdtm_ext \.text //p' | head -1)
+	[ -n "$t" ] && echo "module_text=$t"
+	# What the guest said of a user's module (MODULE=): loaded, idle (it
+	# loaded and nothing happened) or failed, with insmod's error and the
+	# kernel's last word.
+	kernel_log "$RUN_DIR/console.log" | awk '
+		/^lab: usermod [^ ]*\.ko failed to load: / {
+			sub(/^lab: usermod [^ ]*\.ko failed to load: /, ""); print "usermod=failed"; print "usermod_error=" $0 }
+		/^lab: usermod [^ ]* loaded; / { print "usermod=loaded" }
+		/^lab: usermod [^ ]*: nothing happened/ { print "usermod=idle" }
+		/^lab: dmesg: / { sub(/^lab: dmesg: \[ *[0-9.]*\] /, ""); if ($0 !~ /^lab/) k = $0 }
+		END { if (k != "") print "usermod_kernel=" k }'
+} >>"$RUN_DIR/run.env"
+if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
+	"$LAB_ROOT/vm/boot/collect.sh" "$RUN_DIR" || true
+fi
+case $result in
+triple-fault | reset)
+	say "the guest reset itself ($result) with no panic on the console" ;;
+timeout)
+	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"
+	exit 1 ;;
+error)
+	[ -s "$RUN_DIR/qemu.log" ] && sed 's/^/  qemu: /' "$RUN_DIR/qemu.log" >&2
+	say "QEMU exited (status $rc) without a power-off or a panic; console: $RUN_DIR/console.log"
+	exit 1 ;;
+esac
+say "guest ended by $result after $(echo "$end - $start" | bc | cut -c1-5) s; console: $RUN_DIR/console.log"

@@ -1,0 +1,120 @@
+#!/bin/sh
+# vm/builders/kernel-source.sh VARIANT - build a kernel whose description
+# (vm/kernels/) says KERNEL_RECIPE=source: unpack KERNEL_SOURCE once into
+# KERNEL_TREE (a git tree tagged 'pristine'), apply the series in
+# KERNEL_PATCHES, configure tinyconfig + the description's fragments, and
+# build bzImage, vmlinux and modules into kbuild_dir VARIANT.
+# With nothing changed since the last build it does no kernel work at all.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../lib.sh"
+
+variant=${1:-$DEFAULT_VARIANT}
+check_variant "$variant"
+o=$(kbuild_dir "$variant")
+frags=$(kernel_fragments "$variant")
+
+unpack() {
+	[ -f "$KERNEL_TREE/.git/lab-source" ] &&
+		[ "$(cat "$KERNEL_TREE/.git/lab-source")" = "$srcid" ] && return 0
+	[ -f "$KERNEL_SOURCE" ] || die "$KERNEL_SOURCE missing (apt-get install $KERNEL_PACKAGE)"
+	say "unpacking $KERNEL_SOURCE into $KERNEL_TREE (once)"
+	rm -rf "$KERNEL_TREE" "$KERNEL_HOME/build"
+	mkdir -p "$KERNEL_HOME"
+	tmp=$KERNEL_HOME/unpack.$$
+	remove_on_exit "$tmp"
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	tar -C "$tmp" -xJf "$KERNEL_SOURCE"
+	mv "$tmp/$KERNEL_SOURCE_TOP" "$KERNEL_TREE"
+	rmdir "$tmp"
+	say "recording the pristine tree in git (once)"
+	git -C "$KERNEL_TREE" init -q
+	git -C "$KERNEL_TREE" add -A -f
+	git -C "$KERNEL_TREE" -c user.name=stackov-lab -c user.email=lab@localhost \
+		commit -q -m "pristine $srcid"
+	git -C "$KERNEL_TREE" tag -f pristine >/dev/null
+	echo "$srcid" >"$KERNEL_TREE/.git/lab-source"
+}
+
+# Check every option a fragment asks for is what .config ended up with.
+check_config() {
+	bad=0
+	for f in $frags; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF "$line" "$1" || {
+					echo "  wanted $line, got: $(grep "^${line%%=*}=" "$1" || echo unset)" >&2
+					bad=1
+				} ;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }
+				opt=${opt%% *}
+				if grep -q "^$opt=" "$1"; then
+					echo "  wanted $opt unset, got: $(grep "^$opt=" "$1")" >&2
+					bad=1
+				fi ;;
+			esac
+		done <"$f"
+	done
+	[ $bad = 0 ] || die "config fragments did not stick (see above)"
+}
+
+configure() {
+	mkdir -p "$o"
+	c=$o/lab-config.tmp
+	remove_on_exit "$c"
+	rm -rf "$c" && mkdir -p "$c"
+	make -s -C "$KERNEL_TREE" O="$c" tinyconfig >/dev/null
+	# shellcheck disable=SC2086
+	(cd "$c" && "$KERNEL_TREE"/scripts/kconfig/merge_config.sh -m -O "$c" \
+		"$c/.config" $frags >/dev/null)
+	make -s -C "$KERNEL_TREE" O="$c" olddefconfig >/dev/null
+	check_config "$c/.config"
+	# Only replace .config when it changed, so kbuild sees no change.
+	if ! cmp -s "$c/.config" "$o/.config"; then
+		cp "$c/.config" "$o/.config"
+		say "$variant: new kernel config"
+	fi
+	rm -rf "$c"
+}
+
+srcid="$(basename "$KERNEL_SOURCE") $(stat -c '%s %Y' "$KERNEL_SOURCE" 2>/dev/null || echo missing)"
+# shellcheck disable=SC2086
+key=$(
+	{
+		echo "$srcid"
+		gcc --version | head -1
+		hash_files $frags
+		series_patches "$KERNEL_PATCHES"
+		for p in "$KERNEL_PATCHES"/*.patch; do
+			[ -f "$p" ] && hash_files "$p"
+		done
+	} | sha256sum | cut -c1-16
+)
+up_to_date() {
+	[ -f "$o/lab-key" ] && [ "$(cat "$o/lab-key")" = "$key" ] &&
+		[ -f "$(kernel_image "$variant")" ] && [ -f "$(kernel_vmlinux "$variant")" ]
+}
+# Checked again under the lock: another build may have just made it.
+if up_to_date || { lab_lock exclusive "to build kernel $variant" && up_to_date; }; then
+	say "kernel $variant is up to date ($key)"
+	exit 0
+fi
+
+unpack
+"$LAB_ROOT/vm/builders/patches.sh" "$KERNEL_TREE" "$KERNEL_PATCHES"
+configure
+rm -f "$o/lab-key"
+say "building kernel $variant in $o with $LAB_JOBS jobs (cold: about 5 minutes)"
+start=$(date +%s)
+log=$o/build.log
+if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$KERNEL_TREE" O="$o" -j"$LAB_JOBS" all >"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -20 >&2
+	die "kernel $variant failed to build; full log: $log"
+fi
+grep -cE "^ *(CC|LD|AS)" "$log" | {
+	read -r n
+	say "kernel $variant built in $(($(date +%s) - start)) s ($n objects compiled or linked)"
+}
+echo "$key" >"$o/lab-key"

@@ -1,0 +1,44 @@
+#!/bin/sh
+# vm/builders/prepare.sh [VARIANT] [-- COMMAND...] - everything the first demo needs,
+# built once: the kernel, the module and the initramfs of VARIANT, and
+# crash 8.0.6. crash builds beside the kernel, at a lower priority (nice
+# 10), so the kernel, which the first boot waits for, gets the CPUs first
+# and crash takes whatever the kernel leaves (its serial steps, its link).
+# Without COMMAND, waits for both. With COMMAND (make overflow-demo: vm/demo.sh),
+# runs it as soon as the kernel side is ready, while crash may still build:
+# the boots and the probe overlap crash's build, and the first crash call
+# in COMMAND waits for it (CRASH_NO_BUILD=1: it waits, it never builds again).
+# Nothing else: the other variant and the bisect build only when asked.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../lib.sh"
+
+variant=${VARIANT:-$DEFAULT_VARIANT}
+if [ $# -gt 0 ] && [ "$1" != -- ]; then
+	variant=$1
+	shift
+fi
+if [ $# -gt 0 ]; then
+	if [ "$1" != -- ] || [ $# -lt 2 ]; then
+		die "usage: prepare.sh [VARIANT] [-- COMMAND...]"
+	fi
+	shift
+fi
+check_variant "$variant"
+
+# crash.sh says what it does on stderr, whole lines, beside the kernel's.
+nice -n 10 "$LAB_ROOT/vm/builders/crash.sh" >/dev/null &
+crash_pid=$!
+rc=0
+{ "$LAB_ROOT/vm/builders/kernel.sh" "$variant" && "$LAB_ROOT/vm/builders/module.sh" "$variant" &&
+	"$LAB_ROOT/vm/builders/initramfs.sh" "$variant"; } || rc=$?
+if [ "$rc" = 0 ] && [ $# -gt 0 ]; then
+	VARIANT=$variant CRASH_NO_BUILD=1 "$@" || rc=$?
+fi
+crc=0
+if kill -0 "$crash_pid" 2>/dev/null; then
+	say "waiting for the crash build to finish"
+fi
+wait "$crash_pid" || crc=$?
+[ "$crc" = 0 ] || die "crash did not build (status $crc)"
+exit "$rc"

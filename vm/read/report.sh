@@ -1,0 +1,227 @@
+#!/bin/sh
+# vm/read/report.sh RUN_DIR - the post-mortem of one run, from three readers:
+# crash (batch, crash-scripts/postmortem.crash with the stackov extension),
+# gdb (on the ELF vmcore, gdb-scripts/stackov_gdb/) and drgn
+# (drgn-scripts/postmortem.py and stackov_drgn.py), on kdump's dump and on
+# QEMU's; the verdicts of the three stackovs are set side by side. Writes
+# RUN_DIR/report.txt and prints a short summary. A reader that fails or
+# times out is named in both, and the others still run; the exit status
+# is 1 when any produced nothing. One that ran but reported an error (crash's
+# bt that cannot cross from one stack to the next) is named with the
+# error, in both too.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../lib.sh"
+
+run=${1:?usage: report.sh RUN_DIR}
+{ [ -f "$run/console.log" ] && [ -f "$run/run.env" ]; } || die "$run is not a run directory"
+rep=$run/report.txt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
+remove_on_exit "$tmp"
+READER_TIMEOUT=${READER_TIMEOUT:-300}
+failed='' errors=''
+# crash may still be building beside the boots (vm/builders/prepare.sh): wait for it
+# here, where the wait says so on the terminal, not inside crash's reader,
+# whose stderr is its evidence. If it cannot be had, crash's reader says so.
+"$LAB_ROOT/vm/builders/crash.sh" >/dev/null || true
+
+klog() {
+	kernel_log "$1" |
+		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
+}
+section() { printf '\n===== %s =====\n' "$*"; }
+
+# Fold a run of identical frames in crash's bt into one line.
+fold_bt() {
+	awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
+		if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
+		{ print } END { if (n) print "      ... the frame above " n " more times" }'
+}
+
+# step NAME RESULT CMD...: run one reader (each runs under READER_TIMEOUT),
+# its output into the report. Its output has a line matching the ERE
+# RESULT when it got as far as reading the dump. A non-zero exit with that
+# line is an error of the reader, without it a failure; both are said at
+# the end of the section and remembered.
+step() {
+	name=$1 result=$2
+	shift 2
+	section "$name"
+	rc=0
+	"$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
+	fold_bt <"$tmp/out"
+	cp "$tmp/out" "$tmp/$(echo "$name" | tr ' ' _).out"
+	[ "$rc" = 0 ] && return 0
+	why="exit status $rc"
+	[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+	if [ "$rc" != 124 ] && grep -Eq -- "$result" "$tmp/out"; then
+		err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$tmp/out" | grep -v "$result" | cut -c1-100)
+		echo "!!! $name reported an error ($why${err:+: $err})"
+		errors="$errors${errors:+; }$name: ${err:-$why}"
+	else
+		echo "!!! $name FAILED ($why)"
+		failed="$failed${failed:+; }$name ($why)"
+	fi
+}
+
+# crash on a dump: the post-mortem commands, then q (without it, crash
+# ends at EOF with status 1 whatever happened). A command that failed
+# says so on a line of its own ("bt: cannot transition ..."): status 3.
+crash_on() {
+	{
+		cat "$LAB_ROOT/crash-scripts/postmortem.crash"
+		echo q
+	} >"$tmp/postmortem.crash"
+	CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
+		"$LAB_ROOT/vm/read/crash-open.sh" "$1" || return $?
+	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/out"
+}
+
+# gdb on the ELF dump, each module's symbols at the address it had: the
+# guest's own word (run.env) for lkdtm_ext, crash's mod list otherwise.
+# gdb's own bt stops where the ELF vmcore maps no stack; the stackov
+# helpers (gdb-scripts/stackov_gdb/) read the stack through the page tables.
+gdb_on_elf() {
+	elf=$1 dir=$(dirname "$(readlink -f "$1")") d=$(basename "$1" .elf)
+	set -- -q -batch -nx "$run/vmlinux" "$elf"
+	for ko in "$run"/*.ko; do
+		[ -f "$ko" ] || continue
+		m=$(basename "$ko" .ko | tr - _)
+		at=''
+		[ "$m" = lkdtm_ext ] && at=$(run_env "$dir" module_text)
+		[ -n "$at" ] || at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" \
+			"$tmp/crash_on_$d.out" 2>/dev/null | head -1)
+		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
+	done
+	rc=0
+	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
+		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
+	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
+		echo "gdb printed no post-mortem:"
+		tail -5 "$tmp/gdb.raw"
+		return 1
+	}
+	# gdb goes on without a core it cannot read, on vmlinux's own data.
+	if grep -E 'is not a core dump|not in executable format|No such file or directory' "$tmp/gdb.raw" >"$tmp/gdb.err"; then
+		sed 's/^/gdb could not read the dump: /' "$tmp/gdb.err"
+		return 1
+	fi
+	# In batch, gdb's status is the last command's: a refusal of stackov
+	# ("stackov: ... no stack overflow to explain") is an answer.
+	[ "$rc" = 0 ] || { [ "$rc" != 124 ] && grep -q '^stackov: ' "$tmp/gdb.raw"; } || return "$rc"
+}
+
+# drgn: its own unwinder's trace (postmortem.py), then the stackov verdict
+# (stackov_drgn.py), text and JSON.
+drgn_on() {
+	set -- "$1" "$run/vmlinux" "$run"/*.ko
+	timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$@" || return $?
+	echo
+	# A refusal ("stackov: ... no stack overflow to explain") is an answer.
+	for o in '' -j; do
+		# shellcheck disable=SC2086
+		timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/stackov_drgn.py" $o "$@" >"$tmp/drgn.v" 2>&1 ||
+			grep -q '^stackov: ' "$tmp/drgn.v" || { cat "$tmp/drgn.v"; return 1; }
+		cat "$tmp/drgn.v"
+		grep -q '^stackov: ' "$tmp/drgn.v" && break
+	done
+	return 0
+}
+
+# The readers' verdicts (stackov -j in crash, gdb and drgn), each the same
+# line when they agree: on kdump's dump (vmcore, vmcore.elf), and on QEMU's
+# (qemu-vmcore, qemu-vmcore.elf), a boot of its own.
+agreement() {
+	for dump in vmcore qemu-vmcore; do
+		: >"$tmp/verdicts"
+		for f in "$tmp"/*_on_"$dump".out "$tmp"/*_on_"$dump".elf.out; do
+			[ -f "$f" ] || continue
+			v=$(grep -m1 -E '^\{"stack":|^stackov: ' "$f" || echo '(no verdict)')
+			printf '%s: %s\n' "$(basename "$f" .out | tr _ ' ')" "$v" >>"$tmp/verdicts"
+		done
+		[ -s "$tmp/verdicts" ] || continue
+		n=$(cut -d: -f2- "$tmp/verdicts" | sort -u | wc -l)
+		if [ "$n" = 1 ]; then
+			echo "on $dump: the $(wc -l <"$tmp/verdicts") readers agree, word for word:"
+			head -1 "$tmp/verdicts" | cut -d: -f2- | cut -c2-
+		else
+			echo "on $dump: the readers DISAGREE:"
+			cat "$tmp/verdicts"
+		fi
+	done
+}
+
+{
+	echo "stackov-lab post-mortem of $(basename "$run")"
+	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
+} >"$tmp/head"
+{
+	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
+		[ -f "$run/$f" ] || continue
+		section "the kernel's log, read from ${f%.dmesg}"
+		klog "$run/$f"
+	done
+	section "console.log (with kdump the oops never reaches the console)"
+	klog "$run/console.log"
+
+	for d in vmcore qemu-vmcore; do
+		[ -f "$run/$d" ] || continue
+		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
+	done
+	for d in vmcore.elf qemu-vmcore.elf; do
+		[ -f "$run/$d" ] && step "gdb on $d" '^#0 ' gdb_on_elf "$run/$d"
+	done
+	[ -f "$run/vmcore" ] && step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
+	[ -f "$run/qemu-vmcore.elf" ] && step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
+	section "stackov's verdict, from each reader (stackov -j)"
+	agreement | tee "$tmp/agree"
+	if [ -n "$failed$errors" ]; then
+		section "readers that failed or reported errors"
+		[ -n "$failed" ] && echo "failed: $failed"
+		[ -n "$errors" ] && echo "errors: $errors"
+	fi
+	echo "$failed" >"$tmp/failed"
+	echo "$errors" >"$tmp/errors"
+} >"$tmp/body"
+# The report leads with the stackov extension's verdict (crash on the kdump
+# vmcore, else on QEMU's dump): what happened, before the evidence.
+for d in vmcore qemu-vmcore; do
+	f=$tmp/crash_on_$d.out
+	[ -f "$f" ] || continue
+	sed -n '/^stack overflow: /,/^  frames: /p' "$f" | sed '$d' >"$tmp/verdict"
+	[ -s "$tmp/verdict" ] || grep -m1 '^stackov: ' "$f" >"$tmp/verdict" || true
+	[ -s "$tmp/verdict" ] && break
+done
+{
+	cat "$tmp/head"
+	if [ -s "$tmp/verdict" ]; then
+		section "verdict (crash's stackov extension)"
+		cat "$tmp/verdict"
+	fi
+	cat "$tmp/body"
+} >"$rep"
+failed=$(cat "$tmp/failed")
+errors=$(cat "$tmp/errors")
+
+echo
+echo "== post-mortem of $(basename "$run") =="
+for f in "$run/vmcore.dmesg" "$run/console.log"; do
+	[ -f "$f" ] || continue
+	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
+	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
+done
+[ -s "$tmp/verdict" ] && cat "$tmp/verdict"
+grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
+grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
+grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
+bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
+if [ -n "$bt" ]; then
+	echo "backtrace recovered by drgn from the kdump vmcore:"
+	echo "$bt"
+fi
+echo "full report (crash on both dumps, gdb, drgn): $rep"
+[ -n "$errors" ] && echo "reader errors: $errors"
+if [ -n "$failed" ]; then
+	echo "FAILED readers: $failed"
+	exit 1
+fi
