@@ -15,7 +15,7 @@ echo "make selftest-lkdtm: $(($(date +%s) - start)) s"
 cat "$LAB_OUT/selftest-lkdtm.out"
 check "make selftest-lkdtm exits 0" [ $rc = 0 ]
 tap=$run/selftest-lkdtm.tap
-st=$LAB_TREE/tools/testing/selftests
+st=$KERNEL_TREE/tools/testing/selftests
 total=$(grep -c . "$st/lkdtm/tests.txt")
 check "every one of the $total entries of tests.txt has a result" \
 	[ "$(grep -cE '^(not )?ok [0-9]+ selftests: lkdtm: ' "$tap")" = "$total" ]
@@ -27,14 +27,14 @@ ran_in_order() {
 	cmp -s "$run/ran.txt" "$run/expected.txt"
 }
 check "the guest ran tests.txt's entries, each once, in order" ran_in_order
-# The README's counts are this run's (vmap, one boot).
-readme=$(tr '\n' ' ' <"$LAB_ROOT/README.md" |
+# tests/README.md's counts are this run's (vmap, one boot).
+readme=$(tr '\n' ' ' <"$LAB_ROOT/tests/README.md" |
 	sed -n 's/.*On the vmap kernel all \([0-9]*\) entries run in one boot, in about [0-9]* s: \([0-9]*\) pass, *\([0-9]*\) are skipped, \([0-9]*\) fail\..*/\1 \2 \3 \4/p')
 np=$(grep -cE '^ok [0-9]+ .*[^P]$' "$tap" || true)
 ns=$(grep -cE '^ok [0-9]+ .*# SKIP$' "$tap" || true)
 nf=$(grep -c '^not ok ' "$tap" || true)
-echo "this run: $total entries, $np pass, $ns skipped, $nf fail; README says: ${readme:-nothing}"
-check "the README's selftest counts are this run's ($total/$np/$ns/$nf)" [ "$readme" = "$total $np $ns $nf" ]
+echo "this run: $total entries, $np pass, $ns skipped, $nf fail; tests/README.md says: ${readme:-nothing}"
+check "tests/README.md's selftest counts are this run's ($total/$np/$ns/$nf)" [ "$readme" = "$total $np $ns $nf" ]
 for t in STACK_GUARD_PAGE_LEADING STACK_GUARD_PAGE_TRAILING REPORT_STACK_CANARY \
 	USERCOPY_STACK_FRAME_TO USERCOPY_STACK_FRAME_FROM USERCOPY_STACK_BEYOND; do
 	check "$t passes (not skipped)" grep -Eq "^ok [0-9]+ selftests: lkdtm: $t\\.sh\$" "$tap"

@@ -4,6 +4,10 @@
 # line per row with min / median / max for each clock, the comparison
 # with the series), an SVG plot with a bar per row and operation, and the
 # stack high-water table. No number is asserted: make bench measures.
+# bench/record.sh keeps a measurement's output with when and where it ran,
+# and keeps the old record when the measurement fails; bench/doc.sh puts
+# records into bench/README.md's sections; every section there came from
+# a record of its own target.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -30,4 +34,48 @@ sys.exit(0 if len(bars) == 6 else 1)' "$out/plot.svg"
 check "plot.svg: well-formed SVG, a bar for each of 2 rows x 3 operations" svg_ok
 check "highwater.md: after boot and after the workload" sh -c \
 	"grep -qE '^\\| after boot \\| [0-9]+ \\| ' '$out/highwater.md' && grep -qE '^\\| after workload \\| [0-9]+ \\| ' '$out/highwater.md'"
+
+# The recorder and the page, on a scratch out/ and a scratch page.
+b=$(mktemp -d "$LAB_OUT/test-benchdoc-XXXX")
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-fake sh -c 'echo "took 12 s"' >"$b/rec.out" 2>&1
+rec=$b/bench/bench-fake.txt
+check "record.sh: the record says which target, when, and on how many CPUs" \
+	grep -qE "^make bench-fake, [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+ UTC, on $(nproc) CPUs " "$rec"
+kept_and_shown() { [ "$(sed 1d "$rec")" = 'took 12 s' ] && grep -qx 'took 12 s' "$b/rec.out"; }
+check "record.sh: the record holds the output, and shows it" kept_and_shown
+rc=0
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-fake sh -c 'echo "half a result"; exit 3' >"$b/fail.out" 2>&1 || rc=$?
+failed_kept() {
+	[ "$rc" != 0 ] && grep -q 'make bench-fake failed (status 3)' "$b/fail.out" && [ "$(sed 1d "$rec")" = 'took 12 s' ]
+}
+check "record.sh: a failed measurement fails, says so, and keeps the old record" failed_kept
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-table printf '| a | b |\n|---|---|\n| 1 | 2 |\n' >/dev/null 2>&1
+printf '%s\n' intro '<!-- bench bench-fake -->' old '<!-- end bench bench-fake -->' \
+	'<!-- bench bench-table -->' old '<!-- end bench bench-table -->' \
+	'<!-- bench bench-none -->' 'kept as it was' '<!-- end bench bench-none -->' outro >"$b/page.md"
+LAB_OUT=$b "$LAB_ROOT/bench/doc.sh" "$b/page.md" >"$b/doc.out" 2>&1 || true
+section() { sed -n "/^<!-- bench $1 -->\$/,/^<!-- end bench $1 -->\$/p" "$b/page.md" | sed '1d;$d'; }
+text_in_block() {
+	section bench-fake | head -1 | grep -q '^Measured by make bench-fake, ' &&
+		[ "$(section bench-fake | sed 1,2d | tr '\n' '|' | tr '`' Q)" = 'QQQ|took 12 s|QQQ|' ]
+}
+check "doc.sh: a text record goes in a code block under the line that says where it was measured" text_in_block
+table_as_is() { section bench-table | grep -qx '| 1 | 2 |' && ! section bench-table | grep -q '```'; }
+check "doc.sh: a Markdown table goes in as it is" table_as_is
+unrecorded_kept() {
+	[ "$(section bench-none)" = 'kept as it was' ] && grep -q 'no record of make bench-none' "$b/doc.out" &&
+		[ "$(head -1 "$b/page.md")" = intro ] && [ "$(tail -1 "$b/page.md")" = outro ]
+}
+check "doc.sh: a section with no record keeps its text, says so, and the page keeps its prose" unrecorded_kept
+rm -rf "$b"
+# Every section of bench/README.md is a record of its own target.
+sections=$(sed -n 's/^<!-- bench \([a-z0-9-]*\) -->$/\1/p' "$LAB_ROOT/bench/README.md")
+unrecorded=''
+for name in $sections; do
+	sed -n "/^<!-- bench $name -->\$/{n;p;}" "$LAB_ROOT/bench/README.md" | grep -q "^Measured by make $name, " ||
+		unrecorded="$unrecorded $name"
+done
+all_recorded() { [ -n "$sections" ] && [ -z "$unrecorded" ]; }
+check "bench/README.md: each of its $(echo "$sections" | wc -w) sections is make bench-doc's, from its target's record${unrecorded:+ (not:$unrecorded)}" \
+	all_recorded
 finish
