@@ -44,4 +44,8 @@ printf 'cold make overflow-demo at %s: %d min %02d s wall, %d s CPU (user %d, sy
 	"$short" $((w / 60)) $((w % 60)) $(($1 + $2)) "$1" "$2" \
 	"$(echo "$3 $4 $5 $6" | awk '{ d = $4 - $2; printf "%.1f", d ? 100 * ($3 - $1) / d : 0 }')"
 grep -E 'built in|accelerator:' "$log" | sed 's/^==> /  /'
+# The reference from the same run: the kernel's own build.
+k=$(sed -n 's/.*kernel [a-z0-9]* built in \([0-9]*\) s.*/\1/p' "$log" | head -1)
+[ -n "$k" ] && [ "$k" -gt 0 ] &&
+	echo "  the whole run took $(echo "scale=1; $w / $k" | bc) times this run's kernel build ($w s against $k s)"
 grep -E 'readers agree|DISAGREE|FAILED' "$log" | sed 's/^/  /' || true

@@ -3,8 +3,10 @@
 # measurement (out/bench/NAME.txt, made by bench/record.sh) into FILE
 # (bench/README.md), between its "<!-- bench NAME -->" and
 # "<!-- end bench NAME -->" lines. A record that prints a Markdown table is
-# put in as it is, any other in a code block. A section with no record
-# keeps what it had, and says so.
+# put in as it is, its headings two levels down so that they sit under the
+# page's own; any other goes in a code block. Paths inside the clone are
+# written relative to it. A section with no record keeps what it had, and
+# says so.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
@@ -28,13 +30,13 @@ for n in $names; do
 		head -1 "$rec" | sed 's/^/Measured by /; s/$/:/'
 		echo
 		if sed 1d "$rec" | grep -q '^|'; then
-			sed 1d "$rec"
+			sed '1d; s/^#/###/' "$rec"
 		else
 			echo '```'
 			sed 1d "$rec"
 			echo '```'
 		fi
-	} >"$body"
+	} | sed "s|$LAB_ROOT/||g" >"$body"
 	awk -v n="$n" -v body="$body" '
 		$0 == "<!-- bench " n " -->" { print; while ((getline l < body) > 0) print l; skip = 1; next }
 		$0 == "<!-- end bench " n " -->" { skip = 0 }

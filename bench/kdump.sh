@@ -41,6 +41,6 @@ if [ "${QEMU_DUMP:-1}" = 1 ]; then
 	RUN_DIR=$q QEMU_DUMP=1 SCENARIO=$SCENARIO VM_TIMEOUT=300 "$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
 	[ -f "$q/qemu-vmcore" ] || { echo "no QEMU dump"; exit 1; }
 	printf 'QEMU dump-guest-memory (kdump-zlib): %.1f MiB, %s\n' \
-		"$(echo "$(stat -c %s "$q/qemu-vmcore") / 1048576" | bc -l)" "$(grep '^dump took' "$q/qemu-dump.log")"
+		"$(echo "$(stat -c %s "$q/qemu-vmcore") / 1048576" | bc -l)" "$(sed -n 's/^dumps took \(.*\)/both dumps (kdump-zlib and ELF) took \1/p' "$q/qemu-dump.log")"
 fi
 [ "${BENCH_KEEP:-0}" = 1 ] || rm -rf "$run"

@@ -10,6 +10,7 @@ check "lab init started" has '^lab: init started'
 check "kernel is the lab's (6.1, -stackov)" has 'Linux version 6\.1\.[0-9]+-stackov'
 check "lkdtm_ext loaded and created its debugfs files" has '^lkdtm_ext: ready: write a scenario name'
 check "guest powered off" result_is poweroff
+check "the run's manifest names the kernel it booted (kernel_name=lab-6.1)" grep -qx 'kernel_name=lab-6.1' "$run/run.env"
 list_matches() {
 	console | sed -n 's/^lab-list: //p' >"$run/list.guest"
 	"$LAB_ROOT/vm/list.sh" >"$run/list.host"

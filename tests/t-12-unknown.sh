@@ -1,7 +1,7 @@
 #!/bin/sh
 # An unknown scenario name gets -EINVAL and the list of valid names, from
 # the kernel; nothing crashes and the guest keeps running. The host side
-# refuses it before booting.
+# refuses it before booting, and so it does an unknown variant or kernel.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -32,4 +32,16 @@ check "out/latest is unchanged" [ "$(readlink "$LAB_OUT/latest" 2>/dev/null || e
 rc=0
 VARIANT=bogus "$LAB_ROOT/vm/boot/qemu.sh" 2>"$LAB_OUT/bad-variant.err" || rc=$?
 check "VARIANT=bogus is refused" refused $rc "unknown VARIANT 'bogus'" "$LAB_OUT/bad-variant.err"
+# A kernel with no description (vm/kernels/KERNEL-LINUX.sh) gets one line
+# that names the ones there are, from any target.
+rc=0
+make -s -C "$LAB_ROOT" list KERNEL=nosuch LINUX=9.9 >"$LAB_OUT/bad-kernel.out" 2>&1 || rc=$?
+described=''
+for f in "$LAB_ROOT"/vm/kernels/*-*.sh; do
+	f=${f##*/}
+	described="$described${described:+ }${f%.sh}"
+done
+check "KERNEL=nosuch LINUX=9.9 is refused in one line naming the kernels described ($described)" sh -c \
+	"[ $rc != 0 ] && grep -qx \"list.sh: error: no kernel 'nosuch-9.9' (KERNEL=nosuch LINUX=9.9); described: $described\" '$LAB_OUT/bad-kernel.out' &&
+	[ \$(grep -c error '$LAB_OUT/bad-kernel.out') = 1 ]"
 finish

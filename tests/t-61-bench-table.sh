@@ -49,7 +49,7 @@ failed_kept() {
 	[ "$rc" != 0 ] && grep -q 'make bench-fake failed (status 3)' "$b/fail.out" && [ "$(sed 1d "$rec")" = 'took 12 s' ]
 }
 check "record.sh: a failed measurement fails, says so, and keeps the old record" failed_kept
-LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-table printf '| a | b |\n|---|---|\n| 1 | 2 |\n' >/dev/null 2>&1
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-table printf '# T\n| a | b |\n|---|---|\n| 1 | 2 |\nsee %s/out/x\n' "$LAB_ROOT" >/dev/null 2>&1
 printf '%s\n' intro '<!-- bench bench-fake -->' old '<!-- end bench bench-fake -->' \
 	'<!-- bench bench-table -->' old '<!-- end bench bench-table -->' \
 	'<!-- bench bench-none -->' 'kept as it was' '<!-- end bench bench-none -->' outro >"$b/page.md"
@@ -62,6 +62,8 @@ text_in_block() {
 check "doc.sh: a text record goes in a code block under the line that says where it was measured" text_in_block
 table_as_is() { section bench-table | grep -qx '| 1 | 2 |' && ! section bench-table | grep -q '```'; }
 check "doc.sh: a Markdown table goes in as it is" table_as_is
+nested_and_relative() { section bench-table | grep -qx '### T' && section bench-table | grep -qx 'see out/x'; }
+check "doc.sh: a record's headings sit under the page's, and a path in the clone is relative to it" nested_and_relative
 unrecorded_kept() {
 	[ "$(section bench-none)" = 'kept as it was' ] && grep -q 'no record of make bench-none' "$b/doc.out" &&
 		[ "$(head -1 "$b/page.md")" = intro ] && [ "$(tail -1 "$b/page.md")" = outro ]

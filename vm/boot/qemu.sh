@@ -41,8 +41,9 @@ LAB_MEM=${LAB_MEM:-1G}
 LAB_SMP=${LAB_SMP:-2}
 KDUMP=${KDUMP:-0}
 QEMU_DUMP=${QEMU_DUMP:-0}
-# 48M is the smallest reservation that worked here with 1G of guest RAM
-# (32M: the capture kernel runs out of memory); see bench/crashkernel.sh.
+# The smallest reservation that works with 1G of guest RAM is
+# make bench-crashkernel's (bench/README.md): below it the capture kernel
+# runs out of memory.
 CRASHKERNEL=${CRASHKERNEL:-64M}
 if [ "$INTERACTIVE" = 1 ]; then
 	VM_TIMEOUT=${VM_TIMEOUT:-3600}
