@@ -27,15 +27,16 @@ t cold "cold (unpack, git, config, build)"
 grep 'built in' "$bench/cold.log" | sed 's/^==> /  /'
 t noop "no-op (nothing changed)"
 
-# A one-file patch, made with git format-patch against the pristine tree.
-tree=$bench/linux
-git -C "$tree" -c user.name=bench -c user.email=bench@localhost \
-	checkout -q -b bench-patch pristine
-sed -i '1a /* bench: a one-line change */' "$tree/kernel/exit.c"
-git -C "$tree" -c user.name=bench -c user.email=bench@localhost \
+# A one-file patch, made with git format-patch against the pristine tree,
+# in a worktree of its own: a checkout in the build's tree would touch
+# every file the series changes, and the rebuild would measure that.
+tree=$bench/linux wt=$bench/patch-wt
+git -C "$tree" worktree add -q --detach "$wt" pristine
+sed -i '1a /* bench: a one-line change */' "$wt/kernel/exit.c"
+git -C "$wt" -c user.name=bench -c user.email=bench@localhost \
 	commit -q -a -m "exit: bench change" -s
-git -C "$tree" format-patch -q -1 -o "$pd" >/dev/null
-git -C "$tree" checkout -q lab
+git -C "$wt" format-patch -q -1 -o "$pd" >/dev/null
+git -C "$tree" worktree remove --force "$wt"
 basename "$pd"/*-exit-bench-change.patch >>"$pd/series"
 t patch "one-file patch added to the series"
 grep 'built in' "$bench/patch.log" | sed 's/^==> /  /'
