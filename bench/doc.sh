@@ -15,7 +15,7 @@ doc=${1:-$LAB_ROOT/bench/README.md}
 [ -f "$doc" ] || die "no $doc"
 tmp=$doc.tmp.$$
 remove_on_exit "$tmp"
-names=$(sed -n 's/^<!-- bench \([a-z0-9-]*\) -->$/\1/p' "$doc")
+names=$(sed -n 's/^<!-- bench \([a-z0-9.-]*\) -->$/\1/p' "$doc")
 [ -n "$names" ] || die "$doc has no <!-- bench NAME --> sections"
 cp "$doc" "$tmp"
 for n in $names; do

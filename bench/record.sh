@@ -13,6 +13,8 @@ shift
 case $name in
 *[!a-z0-9-]*) die "record.sh: NAME '$name' is not a target name" ;;
 esac
+# Another kernel's measurement is a record of its own (bench-boot-debian-6.1).
+[ "$LAB_KERNEL" = lab-6.1 ] || name=$name-$LAB_KERNEL
 mkdir -p "$LAB_OUT/bench"
 rec=$LAB_OUT/bench/$name.txt
 remove_on_exit "$rec.tmp.$$" "$rec.rc.$$"

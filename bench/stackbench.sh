@@ -21,6 +21,9 @@ set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
 
+# Its rows are the series' variants and boot parameters, its table the
+# series' counters (patch 0001).
+needs_series "make bench (the kstack_cache_* counters)" 0001
 N=${N:-2000}
 RUNS=${RUNS:-3}
 ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}

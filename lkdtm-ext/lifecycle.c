@@ -36,12 +36,17 @@ BOUNDED_INT_PARAM(threads, 8, 1, 64, "STACK_ACCOUNTING kthreads to start");
 
 /*
  * How many freed stacks each CPU caches: kstack_cache= on the patched
- * kernel (0 to 16, default 2); no cache without CONFIG_VMAP_STACK.
+ * kernel (0 to 16, default 2); without the series (patch 0006), the fixed
+ * NR_CACHED_STACKS of kernel/fork.c, 2; no cache without CONFIG_VMAP_STACK.
  */
+#define NR_CACHED_STACKS 2
+
 static unsigned int cache_size(void)
 {
-#ifdef CONFIG_VMAP_STACK
+#if defined(CONFIG_VMAP_STACK) && defined(LKDTM_EXT_HAVE_CACHE_SIZE)
 	return min_t(unsigned int, vmap_stack_cache_size(), MAX_CACHE);
+#elif defined(CONFIG_VMAP_STACK)
+	return NR_CACHED_STACKS;
 #else
 	return 0;
 #endif
@@ -100,16 +105,31 @@ static noinline __noclone int depth_frame(int left)
 	return ret + buf[left % sizeof(buf)];
 }
 
+/*
+ * The bytes never written above the stack's end: stack_not_used() of
+ * CONFIG_DEBUG_STACK_USAGE, which distributions leave off. Stacks are
+ * allocated zeroed (THREADINFO_GFP has __GFP_ZERO), so it counts the same.
+ */
+static unsigned long never_used(struct task_struct *p)
+{
+	unsigned long *n = end_of_stack(p);
+
+	do {
+		n++;
+	} while (!*n);
+	return (unsigned long)n - (unsigned long)end_of_stack(p);
+}
+
 static void lkdtm_ext_STACK_DEPTH(void)
 {
 	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
-	unsigned long before = THREAD_SIZE - stack_not_used(current);
+	unsigned long before = THREAD_SIZE - never_used(current);
 
 	depth_frame(depth.val);
 	/* The stack starts zeroed: the first non-zero word is the high-water mark. */
 	pr_info("STACK_DEPTH: result depth=%d frame_bytes=256 used_at_deepest=%lu high_water_before=%lu high_water_after=%lu thread_size=%lu\n",
 		depth.val, top - deepest_sp, before,
-		THREAD_SIZE - stack_not_used(current), THREAD_SIZE);
+		THREAD_SIZE - never_used(current), THREAD_SIZE);
 }
 
 struct reuse_probe {

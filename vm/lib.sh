@@ -67,6 +67,35 @@ module_dir() {
 initramfs_image() {
 	echo "$KERNEL_HOME/initramfs/$1.cpio.gz"
 }
+# kernel_boot_module_dir VARIANT: the tree of the kernel's own modules,
+# where KERNEL_BOOT_MODULES (what the guest loads first) are found.
+kernel_boot_module_dir() {
+	echo "$(kbuild_dir "$1")/lib/modules"
+}
+# kernel_cmdline VARIANT: what every boot of VARIANT adds to the command line.
+kernel_cmdline() {
+	echo "$KERNEL_CMDLINE"
+}
+
+# KERNEL_SERIES: 1 when the kernel carries patches/series (the lab's own),
+# 0 when it does not (a distribution's). needs_series WHAT PATCH: on a
+# kernel without the series, one line saying WHAT needs it, and exit.
+KERNEL_SERIES=1
+needs_series() {
+	[ "$KERNEL_SERIES" = 1 ] ||
+		die "$1 needs the lab kernel (patch $2); $LAB_KERNEL has no patches/series"
+}
+# check_series_args ARGS: the kernel parameters that only the series
+# adds (patches/README.md), each with the patch that adds it.
+check_series_args() {
+	for w in $1; do
+		case $w in
+		kstack_cache=*) needs_series "$w" 0002 ;;
+		kstack_free=*) needs_series "$w" 0003 ;;
+		vmap_stack_overflow=*) needs_series "$w" 0004 ;;
+		esac
+	done
+}
 
 # use_kernel NAME: load vm/kernels/NAME.sh (on top of the defaults above).
 use_kernel() {

@@ -3,7 +3,7 @@
 # the accelerator probe included, goes through here. Settings, from the
 # environment (the Makefile passes them through):
 #   KERNEL, LINUX         the kernel (vm/kernels/KERNEL-LINUX.sh; lab-6.1)
-#   VARIANT=vmap|novmap   its variant (the description's first)
+#   VARIANT=vmap|novmap|orc  its variant (the description's first)
 #   SCENARIO=NAME[,NAME]  scenarios for the guest init (lab.scenario=)
 #   LAB_MODE=run|shell|idle|probe|selftest   guest init mode (run)
 #   APPEND="..."          extra kernel command-line arguments
@@ -43,8 +43,8 @@ KDUMP=${KDUMP:-0}
 QEMU_DUMP=${QEMU_DUMP:-0}
 # The smallest reservation that works with 1G of guest RAM is
 # make bench-crashkernel's (bench/README.md): below it the capture kernel
-# runs out of memory.
-CRASHKERNEL=${CRASHKERNEL:-64M}
+# runs out of memory. A description may ask for more (KERNEL_CRASHKERNEL).
+CRASHKERNEL=${CRASHKERNEL:-${KERNEL_CRASHKERNEL:-64M}}
 if [ "$INTERACTIVE" = 1 ]; then
 	VM_TIMEOUT=${VM_TIMEOUT:-3600}
 else
@@ -60,6 +60,8 @@ esac
 case ${SCENARIO:-} in
 *[!A-Za-z0-9_,]*) die "SCENARIO '$SCENARIO' is not a scenario name (see make list)" ;;
 esac
+
+check_series_args "${APPEND:-}"
 
 kernel=$(kernel_image "$VARIANT")
 initrd=${INITRD:-$(initramfs_image "$VARIANT")}
@@ -88,7 +90,15 @@ free_port() {
 	echo "$p"
 }
 
-cmdline="console=ttyS0,115200${KERNEL_CMDLINE:+ $KERNEL_CMDLINE} no_hash_pointers panic=-1 lab.mode=$LAB_MODE"
+kcmd=$(kernel_cmdline "$VARIANT")
+# A live gdb reads vmlinux's addresses as they are: a randomising kernel
+# boots without KASLR under the gdbstub, as the kernel's gdb documentation
+# advises (Documentation/dev-tools/gdb-kernel-debugging.rst). A dump gets
+# no such help: its readers take the offset from its vmcoreinfo.
+if [ "$GDB" = 1 ]; then
+	case " $kcmd " in *" nokaslr "*) ;; *) kcmd="${kcmd:+$kcmd }nokaslr" ;; esac
+fi
+cmdline="console=ttyS0,115200${kcmd:+ $kcmd} no_hash_pointers panic=-1 lab.mode=$LAB_MODE"
 [ -n "${SCENARIO:-}" ] && cmdline="$cmdline lab.scenario=$SCENARIO"
 [ "$KDUMP" = 1 ] && cmdline="$cmdline crashkernel=$CRASHKERNEL oops=panic lab.kdump=1"
 [ "$QEMU_DUMP" = 1 ] && cmdline="$cmdline oops=panic"

@@ -1,12 +1,12 @@
 #!/bin/sh
 # vm/builders/deps.sh - install, with apt, whatever the lab needs that is missing,
-# the chosen kernel's own package (KERNEL_PACKAGE) among it.
+# the chosen kernel's own packages (KERNEL_DEPS, default KERNEL_PACKAGE) among it.
 # Idempotent, and silent when everything is there.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
 
-PKGS="$KERNEL_PACKAGE qemu-system-x86 gdb crash kexec-tools makedumpfile
+PKGS="${KERNEL_DEPS-$KERNEL_PACKAGE} qemu-system-x86 gdb crash kexec-tools makedumpfile
 python3-drgn busybox-static gcc make bc flex bison libelf-dev libssl-dev
 cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev

@@ -18,10 +18,30 @@ if readelf -l "$busybox" | grep -q 'program interpreter'; then
 	die "$busybox is dynamically linked (apt-get install busybox-static)"
 fi
 
+# The kernel's own modules it needs to boot here (a description's
+# KERNEL_BOOT_MODULES: Debian's kernel has virtio and fw_cfg as modules),
+# from its package's tree, in the order the guest loads them.
+# Each after what it depends on (modinfo's depends: the package ships no
+# modules.dep, depmod makes it on install).
+bootmods=''
+add_module() { # NAME
+	case " $bootmods " in *"/$1.ko "*) return 0 ;; esac
+	f=$(find "$(kernel_boot_module_dir "$variant")/kernel" -name "$1.ko" | head -1)
+	[ -n "$f" ] || die "kernel $LAB_KERNEL $variant has no module $1.ko (KERNEL_BOOT_MODULES)"
+	for dep in $(modinfo -F depends "$f" | tr , ' '); do
+		add_module "$dep"
+	done
+	f=$(find "$(kernel_boot_module_dir "$variant")/kernel" -name "$1.ko" | head -1)
+	bootmods="$bootmods $f"
+}
+for m in ${KERNEL_BOOT_MODULES:-}; do
+	add_module "$m"
+done
+
 out=$(initramfs_image "$variant")
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046,SC2086
 key=$(hash_files "$LAB_ROOT/vm/guest/init" "$LAB_ROOT/vm/builders/initramfs.sh" \
-	$(ls "$LAB_ROOT"/vm/guest/*.c "$LAB_ROOT"/bench/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done))
+	$(ls "$LAB_ROOT"/vm/guest/*.c "$LAB_ROOT"/bench/*.c) "$ko" "$busybox" $(for b in $GUEST_DEBIAN_BINS; do command -v "$b"; done) $bootmods)
 up_to_date() { [ "${LAB_FORCE:-0}" != 1 ] && [ -f "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; }
 if up_to_date || { lab_lock exclusive "to build the $variant initramfs" && up_to_date; }; then
 	exit 0
@@ -57,6 +77,13 @@ done
 cp "$LAB_ROOT/vm/guest/init" "$work/root/init"
 chmod 755 "$work/root/init"
 cp "$ko" "$work/root/lib/modules/"
+if [ -n "$bootmods" ]; then
+	mkdir -p "$work/root/lib/modules/boot"
+	for f in $bootmods; do
+		cp "$f" "$work/root/lib/modules/boot/"
+		basename "$f" .ko
+	done >"$work/root/lib/modules/boot/order"
+fi
 printf 'root:x:0:0:root:/:/bin/sh\nlab:x:1000:1000:lab:/tmp:/bin/sh\n' >"$work/root/etc/passwd"
 printf 'root:x:0:\nlab:x:1000:\n' >"$work/root/etc/group"
 

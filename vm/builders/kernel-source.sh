@@ -36,27 +36,27 @@ unpack() {
 	echo "$srcid" >"$KERNEL_TREE/.git/lab-source"
 }
 
-# Check every option a fragment asks for is what .config ended up with.
+# Check every option the fragments ask for is what .config ended up with:
+# a later fragment's word on an option overrides an earlier one's, as in
+# merge_config.sh (orc.config turns off base.config's frame pointer).
 check_config() {
+	# shellcheck disable=SC2086
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1 &/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1 unset/p' $frags |
+		awk '{ k = $1; sub(/^[^ ]* /, ""); want[k] = $0 } END { for (o in want) print o, want[o] }' |
+		sort >"$c/wanted"
 	bad=0
-	for f in $frags; do
-		while IFS= read -r line; do
-			case $line in
-			CONFIG_*=*)
-				grep -qxF "$line" "$1" || {
-					echo "  wanted $line, got: $(grep "^${line%%=*}=" "$1" || echo unset)" >&2
-					bad=1
-				} ;;
-			"# CONFIG_"*" is not set")
-				opt=${line#\# }
-				opt=${opt%% *}
-				if grep -q "^$opt=" "$1"; then
-					echo "  wanted $opt unset, got: $(grep "^$opt=" "$1")" >&2
-					bad=1
-				fi ;;
-			esac
-		done <"$f"
-	done
+	while read -r opt line; do
+		got=$(grep "^$opt=" "$1" || true)
+		if [ "$line" = unset ]; then
+			[ -z "$got" ] && continue
+			echo "  wanted $opt unset, got: $got" >&2
+		else
+			[ "$got" = "$line" ] && continue
+			echo "  wanted $line, got: ${got:-unset}" >&2
+		fi
+		bad=1
+	done <"$c/wanted"
 	[ $bad = 0 ] || die "config fragments did not stick (see above)"
 }
 
