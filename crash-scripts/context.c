@@ -21,6 +21,16 @@ void find_context(void)
 			&pc, sizeof(int), "preempt_count", RETURN_ON_ERROR | QUIET);
 	/* The double-fault handler's nmi_enter() added one hardirq level. */
 	hardirq = (int)((pc >> 16) & 0xf) - ((pc & 0x00f00000) ? 1 : 0);
+	/*
+	 * And one NMI level (and the hardirq level, when it is still
+	 * counted); bit 31 is x86's inverted PREEMPT_NEED_RESCHED.
+	 */
+	v.preempt = pc & 0x7fffffff;
+	if (v.preempt & 0x00f00000) {
+		v.preempt -= 0x00100000;
+		if (v.preempt & 0x000f0000)
+			v.preempt -= 0x00010000;
+	}
 	if (v.stack && !strcmp(v.stack->name, "IRQ")) {
 		if (hardirq > 0)
 			snprintf(v.context, sizeof(v.context), "hardirq (on the IRQ stack, interrupting pid %ld \"%s\")",
@@ -55,6 +65,72 @@ void find_context(void)
 		 v.tc->pid, v.tc->comm, fn ? value_to_symstr(fn, sym, 0) : "unknown");
 }
 
+/*
+ * Whether panic() ran on this CPU before the dump (QEMU's dump on pvpanic;
+ * kdump's comes from oops_end(), before it): a return address into panic()
+ * on the DF stack. panic() and its notifiers then hold preempt_count,
+ * which no longer says what the fault's was.
+ */
+int panic_ran(void)
+{
+	ulong w, off;
+	struct syment *sp;
+	int i;
+
+	for (i = 0; i < v.nregions; i++) {
+		struct region *r = &v.regions[i];
+		ulong a;
+
+		if (strcmp(r->name, "DF"))
+			continue;
+		for (a = r->lo; a < r->hi; a += sizeof(ulong)) {
+			if (!read_ulong(a, &w))
+				return 0;
+			if (!(w >> 47))
+				continue;
+			off = 0;
+			sp = value_search(w, &off);
+			if (sp && off && !strcmp(sp->name, "panic"))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether the code ran atomic when it overflowed: its preempt_count (less
+ * what the double fault's nmi_enter() added), part by part, and whether
+ * interrupts were off (the interrupted frame's EFLAGS.IF). Returns 1 if
+ * it ran atomic, 0 if not, -1 if that is unknown.
+ */
+int atomic_str(char *buf, size_t len)
+{
+	static const struct { unsigned int mask; const char *what; } part[] = {
+		{ 0x000000ff, "preemption off" },
+		{ 0x0000ff00, "softirq" },
+		{ 0x000f0000, "hardirq" },
+		{ 0x00f00000, "NMI" },
+	};
+	char parts[64] = "";
+	int irqs_off = !(v.flags & 0x200), atomic = (v.preempt & 0x00ffffff) || irqs_off;
+	size_t i, n = 0;
+
+	if (panic_ran()) {
+		snprintf(buf, len, "%s: interrupts %s; preempt_count unknown: panic() ran since",
+			 irqs_off ? "yes" : "unknown", irqs_off ? "off" : "on");
+		return irqs_off ? 1 : -1;
+	}
+	for (i = 0; i < ARRAY_SIZE(part); i++)
+		if (v.preempt & part[i].mask)
+			n += snprintf(parts + n, sizeof(parts) - n, "%s%s", n ? ", " : " (",
+				      part[i].what);
+	if (n)
+		snprintf(parts + n, sizeof(parts) - n, ")");
+	snprintf(buf, len, "%s: interrupts %s; preempt_count 0x%x%s", atomic ? "yes" : "no",
+		 irqs_off ? "off" : "on", v.preempt, parts);
+	return atomic;
+}
+
 /* How the task came into the kernel: its syscall, its kthread function. */
 void find_entry(void)
 {
@@ -62,6 +138,7 @@ void find_entry(void)
 	long nr = -1, off;
 	struct syment *sp;
 
+	v.kstack_offset = -1;
 	readmem(v.tc->task + MEMBER_OFFSET("task_struct", "flags"), KVADDR, &flags,
 		sizeof(unsigned int), "flags", RETURN_ON_ERROR | QUIET);
 	if (flags & STACKOV_PF_IDLE) {
@@ -84,4 +161,29 @@ void find_entry(void)
 	    read_ulong(symbol_value("sys_call_table") + nr * sizeof(ulong), &fn))
 		sp = value_search(fn, NULL);
 	snprintf(v.entry, sizeof(v.entry), "syscall %ld (%s)", nr, sp ? sp->name : "?");
+	find_kstack_offset();
+}
+
+/*
+ * With CONFIG_RANDOMIZE_KSTACK_OFFSET on, each syscall's entry puts
+ * task->kstack_offset & 0x3ff bytes (chosen at the task's last syscall
+ * exit) below its registers: how much of the stack that took. -1 where
+ * there is none: the static key off, or no such member (a kernel that
+ * kept it per CPU).
+ */
+void find_kstack_offset(void)
+{
+	unsigned int on = 0, off = 0;
+	long m = MEMBER_OFFSET("task_struct", "kstack_offset");
+
+	v.kstack_offset = -1;
+	if (m < 0 || !symbol_exists("randomize_kstack_offset"))
+		return;
+	/* A static key's first member: struct static_key's atomic_t enabled. */
+	if (!readmem(symbol_value("randomize_kstack_offset"), KVADDR, &on, sizeof(on),
+		     "randomize_kstack_offset", RETURN_ON_ERROR | QUIET) || !on)
+		return;
+	if (readmem(v.tc->task + m, KVADDR, &off, sizeof(off), "kstack_offset",
+		    RETURN_ON_ERROR | QUIET))
+		v.kstack_offset = off & 0x3ff;
 }

@@ -46,7 +46,7 @@ static const char *magic_state(ulong *word)
 
 void print_text(void)
 {
-	char cyc[256];
+	char cyc[256], atomic[128];
 	ulong word;
 	const char *magic = magic_state(&word);
 	struct region *r = NULL;
@@ -54,8 +54,13 @@ void print_text(void)
 
 	fprintf(fp, "stack overflow: %s stack, pid %ld \"%s\" (task %lx) on cpu %d\n",
 		v.stack->name, v.tc->pid, v.tc->comm, v.tc->task, v.cpu);
+	atomic_str(atomic, sizeof(atomic));
 	fprintf(fp, "  context:   %s\n", v.context);
+	fprintf(fp, "  atomic:    %s\n", atomic);
 	fprintf(fp, "  entry:     %s\n", v.entry);
+	if (v.kstack_offset >= 0)
+		fprintf(fp, "  offset:    %ld bytes, the random stack offset the syscall's entry put below its registers (kstack_offset)\n",
+			v.kstack_offset);
 	fprintf(fp, "  stack:     %lx..%lx (%ld bytes)\n", v.stack->lo, v.stack->hi,
 		v.stack->hi - v.stack->lo);
 	if (v.hit && v.hit->guard)
@@ -67,7 +72,7 @@ void print_text(void)
 	print_vm_struct("  ", v.task_vm);
 	cycle_str(cyc, sizeof(cyc));
 	fprintf(fp, "  cycle:     %s\n", v.cyc_reps ? cyc : "none");
-	fprintf(fp, "  frames:    %d on the frame-pointer chain\n", v.nframes);
+	fprintf(fp, "  frames:    %d %s\n", v.nframes, v.how);
 	for (i = 0; i < v.nframes; i++) {
 		struct frame *f = &v.frames[i];
 
@@ -113,7 +118,7 @@ static const char *json_esc(const char *s)
 
 void print_json(void)
 {
-	char cyc[256];
+	char cyc[256], atomic[128];
 	ulong word;
 	const char *magic = magic_state(&word);
 
@@ -122,9 +127,28 @@ void print_json(void)
 		v.stack->name, v.stack->lo, v.stack->hi, v.hit && v.hit->guard ? "true" : "false");
 	fprintf(fp, "\"fault\":\"%lx\",\"below\":%ld,\"rsp\":\"%lx\",\"rip\":\"%lx\",",
 		v.fault, (long)(v.stack->lo - v.fault), v.sp, v.ip);
-	fprintf(fp, "\"pid\":%ld,\"comm\":\"%s\",\"task\":\"%lx\",\"cpu\":%d,\"context\":\"%s\",\"entry\":\"%s\",",
-		v.tc->pid, json_esc(v.tc->comm), v.tc->task, v.cpu, json_esc(v.context),
+	fprintf(fp, "\"pid\":%ld,\"comm\":\"%s\",\"task\":\"%lx\",\"cpu\":%d,\"context\":\"%s\",",
+		v.tc->pid, json_esc(v.tc->comm), v.tc->task, v.cpu, json_esc(v.context));
+	switch (atomic_str(atomic, sizeof(atomic))) {
+	case 1:
+		fprintf(fp, "\"atomic\":true,");
+		break;
+	case 0:
+		fprintf(fp, "\"atomic\":false,");
+		break;
+	default:
+		fprintf(fp, "\"atomic\":null,");
+	}
+	if (panic_ran())
+		fprintf(fp, "\"preempt_count\":\"\",");
+	else
+		fprintf(fp, "\"preempt_count\":\"%x\",", v.preempt);
+	fprintf(fp, "\"irqs_off\":%s,\"entry\":\"%s\",", (v.flags & 0x200) ? "false" : "true",
 		json_esc(v.entry));
+	if (v.kstack_offset >= 0)
+		fprintf(fp, "\"kstack_offset\":%ld,", v.kstack_offset);
+	else
+		fprintf(fp, "\"kstack_offset\":null,");
 	fprintf(fp, "\"end_magic\":\"%s\",\"frames\":%d,\"cycle\":\"%s\",\"cycle_function\":\"%s\",\"cycle_reps\":%d}\n",
 		magic, v.nframes, json_esc(cyc), v.cyc_reps ? v.frames[v.cyc_start].name : "",
 		v.cyc_reps);

@@ -26,6 +26,7 @@ void read_df_regs(void)
 	if (!read_ulong(regs + MEMBER_OFFSET("pt_regs", "ip"), &v.ip) ||
 	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "sp"), &v.sp) ||
 	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "bp"), &v.bp) ||
+	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "flags"), &v.flags) ||
 	    !read_ulong(regs + MEMBER_OFFSET("pt_regs", "cs"), &cs))
 		return;
 	v.have_regs = (cs & 3) == 0 && value_search(v.ip, NULL);
@@ -101,9 +102,9 @@ static void name_frame(struct frame *f)
 
 /*
  * What each frame uses: from where its callee's frame ended (the stack
- * pointer at the fault, for the deepest) up to its return address, above
- * its saved frame pointer. A deepest frame caught in its prologue has
- * only its return address on the stack.
+ * pointer at the fault, for the deepest) up to its CFA, the word above its
+ * return address (and its saved frame pointer). A deepest frame caught in
+ * its prologue has only its return address on the stack.
  */
 static void frame_bytes(void)
 {
@@ -128,35 +129,89 @@ static void frame_bytes(void)
 	}
 }
 
+static struct frame *new_frame(ulong pc, ulong fp)
+{
+	struct frame *f = &v.frames[v.nframes++];
+
+	f->pc = pc;
+	f->fp = fp;
+	f->bytes = -1;
+	name_frame(f);
+	return f;
+}
+
+/*
+ * The kernel's own ORC unwind (unwind_next_frame()) from the saved
+ * registers: each frame's CFA from the entry for its pc (for a return
+ * address, the call before it); the caller's return address is the word
+ * below the CFA. Ends where the kernel's ends, at an entry's pt_regs (an
+ * interrupt, an exception, a syscall) or the end of a kthread's stack, or
+ * where no entry is found or the stack would go the wrong way.
+ */
+static void walk_orc(void)
+{
+	ulong ip = v.ip, sp = v.sp, bp = v.bp, cfa, ret;
+	int signal = 1;
+	struct frame *f;
+	struct stackov_orc e;
+
+	v.how = "on the ORC unwind";
+	if (!orc_load()) {
+		new_frame(ip, 0);
+		return;
+	}
+	while (v.nframes < STACKOV_MAX_FRAMES) {
+		f = new_frame(ip, 0);
+		if (!strcmp(f->name, "??") || !orc_find(signal ? ip : ip - 1, &e) ||
+		    e.sp_reg == STACKOV_ORC_REG_UNDEFINED || e.type != STACKOV_ORC_TYPE_CALL)
+			break;
+		if (e.sp_reg == STACKOV_ORC_REG_SP) {
+			cfa = sp + e.sp_offset;
+		} else if (e.sp_reg == STACKOV_ORC_REG_BP) {
+			cfa = bp + e.sp_offset;
+		} else if (e.sp_reg == STACKOV_ORC_REG_SP_INDIRECT) {
+			if (!read_ulong(sp, &cfa))
+				break;
+			cfa += e.sp_offset;
+		} else if (e.sp_reg == STACKOV_ORC_REG_BP_INDIRECT) {
+			if (!read_ulong(bp + e.sp_offset, &cfa))
+				break;
+		} else {
+			break;
+		}
+		if (!read_ulong(cfa - 8, &ret) ||
+		    (e.bp_reg == STACKOV_ORC_REG_PREV_SP && !read_ulong(cfa + e.bp_offset, &bp)) ||
+		    (e.bp_reg == STACKOV_ORC_REG_BP && !read_ulong(bp + e.bp_offset, &bp)))
+			break;
+		if (cfa <= sp && region_of(cfa) == region_of(sp))
+			break;
+		f->fp = cfa - 16;
+		ip = ret;
+		sp = cfa;
+		signal = 0;
+	}
+	orc_unload();
+}
+
 /*
  * Frame-pointer walk from the saved registers. Before a function's
  * "push %rbp" the caller is the word at the stack pointer and %rbp is
  * still the caller's frame.
  */
-void walk_frames(void)
+static void walk_fp(void)
 {
 	ulong off = 0, fp = v.bp, next, ret;
 	unsigned char op = 0;
-	struct frame *f;
 
-	v.nframes = 0;
-	f = &v.frames[v.nframes++];
-	f->pc = v.ip;
-	f->fp = 0;
-	f->bytes = -1;
-	name_frame(f);
+	v.how = "on the frame-pointer chain";
+	new_frame(v.ip, 0);
 	value_search(v.ip, &off);
 	readmem(v.ip, KVADDR, &op, 1, "stackov insn", RETURN_ON_ERROR | QUIET);
 	/* Not past "push %rbp" (0x55) yet: gcc may put other work before it. */
-	if ((off == 0 || op == 0x55) && read_ulong(v.sp, &ret)) {
-		f = &v.frames[v.nframes++];
-		f->pc = ret;
-		f->fp = fp;
-		f->bytes = -1;
-		name_frame(f);
-	} else {
+	if ((off == 0 || op == 0x55) && read_ulong(v.sp, &ret))
+		new_frame(ret, fp);
+	else
 		v.frames[0].fp = fp;
-	}
 	while (v.nframes < STACKOV_MAX_FRAMES && region_of(fp)) {
 		if (!read_ulong(fp, &next) || !read_ulong(fp + 8, &ret))
 			break;
@@ -166,14 +221,20 @@ void walk_frames(void)
 		 * An entry stub's frame pointer has bit 0 set: it marks the
 		 * pt_regs of an interrupt or exception; the chain ends there.
 		 */
-		f = &v.frames[v.nframes++];
-		f->pc = ret;
-		f->fp = (next & 1) ? 0 : next;
-		f->bytes = -1;
-		name_frame(f);
+		new_frame(ret, (next & 1) ? 0 : next);
 		if ((next & 1) || next <= fp)
 			break;
 		fp = next;
 	}
+}
+
+/* The frames from the saved registers: ORC's when the kernel has ORC. */
+void walk_frames(void)
+{
+	v.nframes = 0;
+	if (have_orc())
+		walk_orc();
+	else
+		walk_fp();
 	frame_bytes();
 }

@@ -3,7 +3,7 @@
  * stackov: what the crash extension's files share: the verdict being
  * built (the stacks of one CPU and task, the fault, the frames, the cycle,
  * the context) and the steps that fill it in, one file per concern:
- * regions.c, unwind.c, fold.c, context.c, print.c, lifecycle.c; stackov.c
+ * regions.c, unwind.c, orc.c, fold.c, context.c, print.c, lifecycle.c; stackov.c
  * holds the command. Built with -fvisibility=hidden: nothing here is seen
  * by crash or by another extension.
  */
@@ -33,9 +33,24 @@ struct region {
 
 struct frame {
 	ulong pc;
-	ulong fp;		/* the frame pointer of this frame, 0 if unknown */
-	long bytes;		/* the stack it uses, up to its own frame pointer, -1 if unknown */
+	ulong fp;		/* its frame pointer, or where one would be (CFA - 16), 0 if unknown */
+	long bytes;		/* the stack it uses, up to its CFA, -1 if unknown */
 	char name[64];
+};
+
+/* arch/x86/include/asm/orc_types.h and include/linux/objtool.h (6.1) */
+#define STACKOV_ORC_REG_UNDEFINED	0
+#define STACKOV_ORC_REG_PREV_SP		1
+#define STACKOV_ORC_REG_BP		4
+#define STACKOV_ORC_REG_SP		5
+#define STACKOV_ORC_REG_BP_INDIRECT	8
+#define STACKOV_ORC_REG_SP_INDIRECT	9
+#define STACKOV_ORC_TYPE_CALL		0
+
+/* struct orc_entry, unpacked. */
+struct stackov_orc {
+	short sp_offset, bp_offset;
+	unsigned int sp_reg, bp_reg, type, end;
 };
 
 struct verdict {
@@ -46,17 +61,20 @@ struct verdict {
 	struct region regions[STACKOV_MAX_REGIONS];
 	int nregions;
 	int have_regs;
-	ulong ip, sp, bp;
+	ulong ip, sp, bp, flags;	/* flags: the interrupted frame's EFLAGS */
+	unsigned int preempt;	/* preempt_count at the fault */
 	ulong fault;		/* the address the faulting instruction touched */
 	const char *fault_how;
 	struct region *hit;	/* the region holding the fault, or NULL */
 	struct region *stack;	/* the stack the fault overflowed (hit or above it) */
 	struct frame frames[STACKOV_MAX_FRAMES];
 	int nframes;
+	const char *how;	/* the unwinder's words: "on the ORC unwind" */
 	int cyc_start, cyc_period, cyc_reps;
 	long cyc_bytes;
 	char context[128];
 	char entry[128];
+	long kstack_offset;	/* the syscall's random stack offset, -1 if none */
 };
 
 /* The verdict of the one stackov command that runs. */
@@ -77,6 +95,12 @@ void read_df_regs(void);
 void find_fault(void);
 void walk_frames(void);
 
+/* orc.c */
+int have_orc(void);
+int orc_load(void);
+void orc_unload(void);
+int orc_find(ulong ip, struct stackov_orc *e);
+
 /* fold.c */
 void fold_cycle(void);
 void cycle_str(char *buf, size_t len);
@@ -84,6 +108,9 @@ void cycle_str(char *buf, size_t len);
 /* context.c */
 void find_context(void);
 void find_entry(void);
+void find_kstack_offset(void);
+int panic_ran(void);
+int atomic_str(char *buf, size_t len);
 
 /* print.c */
 void print_vm_struct(const char *indent, ulong vm);

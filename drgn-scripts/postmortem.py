@@ -12,10 +12,13 @@ of those). The stacks are rules/stackov/regions.py's, as stackov's.
 """
 import sys
 
+from drgn import Object
 from drgn.helpers.linux.sched import task_cpu
 
 from stackov_drgn import DrgnTarget, open_dump  # puts rules/ on the path
 from stackov.regions import region_of, regions_of  # noqa: E402
+from stackov.target import Unreadable  # noqa: E402
+from stackov.tasks import current_task  # noqa: E402
 
 
 def stack_kind(stacks, sp):
@@ -31,6 +34,25 @@ def main(argv):
 
     thread = prog.crashed_thread()
     task = thread.object
+    # drgn takes QEMU's dump's first CPU for the crashed one: the task that
+    # panicked is the one on panic_cpu, as crash and stackov take it.
+    target = DrgnTarget(prog, debug[0])
+    try:
+        cpu = target.panic_cpu()
+        panic = current_task(target, cpu) if cpu is not None else None
+    except Unreadable:
+        panic = None
+    regs = None
+    if panic and panic != task.value_():
+        # Its registers are where its double fault saved them, at the top
+        # of the CPU's DF stack; drgn unwinds from a struct pt_regs.
+        task = Object(prog, "struct task_struct *", value=panic)
+        df = [r for r in regions_of(target, cpu, 0) if r.name == "DF"]
+        if df:
+            regs = Object(prog, "struct pt_regs *", value=df[0].hi - target.sizeof("pt_regs"))
+        print("drgn's crashed thread is pid %d on cpu %d; the task on panic_cpu %d is"
+              " pid %d, unwound from the registers its double fault saved"
+              % (thread.object.pid.value_(), task_cpu(thread.object), cpu, task.pid.value_()))
     # The linker script sets __end_init_task = init_stack + THREAD_SIZE.
     thread_size = (prog.symbol("__end_init_task").address -
                    prog.symbol("init_stack").address)
@@ -40,7 +62,7 @@ def main(argv):
     print("cpu:            %d" % task_cpu(task))
     print("stack:          %#x..%#x (THREAD_SIZE %d)" % (lo, lo + thread_size, thread_size))
     try:
-        trace = thread.stack_trace()
+        trace = prog.stack_trace(regs) if regs is not None else thread.stack_trace()
     except Exception as e:
         print("stack trace:    drgn could not unwind: %s" % e)
         return
@@ -53,30 +75,43 @@ def main(argv):
         print("rsp:            %#x (%s)" % (rsp, rel))
     except (LookupError, IndexError):
         pass
-    target = DrgnTarget(prog, debug[0])
     stacks = regions_of(target, task_cpu(task), lo)
     print("stack trace (%d frames; a run of identical frames is shown once;"
           " [the stack each is on]):" % len(trace))
     i = 0
     while i < len(trace):
         frame = trace[i]
+        pc = pc_of(frame)
+        if pc is None:
+            # drgn 0.0.22 after it switched stacks on an ORC entry it could
+            # not follow: it says so, and its trace ends here.
+            print("  #%-8d drgn: program counter is not known; its unwind stops here" % i)
+            break
         j = i
         kind = stack_kind(stacks, frame.sp)
-        while (j + 1 < len(trace) and trace[j + 1].pc == frame.pc and
+        while (j + 1 < len(trace) and pc_of(trace[j + 1]) == pc and
                trace[j + 1].name == frame.name and
                stack_kind(stacks, trace[j + 1].sp) == kind):
             j += 1
         # A frame with no debug info (the entry code) by its symbol, as
         # kallsyms names it.
-        name = frame.name or target.func_name(frame.pc) or "??"
+        name = frame.name or target.func_name(pc) or "??"
         try:
             src = " at %s:%d" % (frame.source()[0].split("/")[-1], frame.source()[1])
         except LookupError:
             src = ""
         span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
         times = "" if i == j else " (x%d)" % (j - i + 1)
-        print("  %-9s %#x %s%s%s [%s]" % (span, frame.pc, name, src, times, kind))
+        print("  %-9s %#x %s%s%s [%s]" % (span, pc, name, src, times, kind))
         i = j + 1
+
+
+def pc_of(frame):
+    try:
+        return frame.pc
+    except LookupError:
+        return None
+
 
 if __name__ == "__main__":
     main(sys.argv)

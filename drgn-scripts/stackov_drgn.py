@@ -29,6 +29,7 @@ from stackov.target import Refusal, Target, Unreadable  # noqa: E402
 from stackov.tasks import find_task  # noqa: E402
 from stackov.text import cpu_stack_lines  # noqa: E402
 from stackov.verdict import Verdict  # noqa: E402
+from stackov.vmcoreinfo import mismatch  # noqa: E402
 
 
 class DrgnTarget(Target):
@@ -99,6 +100,15 @@ class DrgnTarget(Target):
 
 
 def open_dump(vmcore, debug):
+    # A vmlinux of another kernel gives a wrong report, never an error:
+    # refuse it, in one line naming both build ids.
+    try:
+        bad = mismatch(vmcore, debug[0])
+    except (OSError, ValueError) as e:
+        sys.exit("drgn: cannot open %s: %s" % (vmcore, e))
+    if bad:
+        print("stackov: %s" % bad)
+        sys.exit(1)
     prog = drgn.Program()
     try:
         prog.set_core_dump(vmcore)

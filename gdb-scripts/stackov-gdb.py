@@ -9,6 +9,8 @@
 import os
 import sys
 
+import gdb
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "rules"))
@@ -17,3 +19,11 @@ import stackov_gdb.stacks  # noqa: E402,F401
 import stackov_gdb.bt  # noqa: E402,F401
 import stackov_gdb.cache  # noqa: E402,F401
 import stackov_gdb.overflow  # noqa: E402,F401
+
+# A dump of a KASLR kernel: vmlinux's symbols where that kernel had them.
+import stackov_gdb.mem  # noqa: E402
+
+try:
+    stackov_gdb.mem.run(stackov_gdb.mem.relocate)
+except gdb.GdbError as e:
+    print(e)

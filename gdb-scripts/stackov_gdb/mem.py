@@ -9,13 +9,49 @@
 # done again through the kernel's page tables (init_top_pgt), walked here,
 # at the address's direct-map alias. On a live guest gdb reads them itself.
 
+import re
+
 import gdb
 
+from stackov import vmcoreinfo
 from stackov.target import PAGE_SIZE, Refusal, Target, Unreadable
+
+
+# Why no command can read this dump (set by relocate()), or None.
+REFUSAL = None
+
+
+def core_file():
+    """The path of the core gdb has open, or None (live, or no core)."""
+    m = re.search(r"Local core dump file:\s*`([^']+)'",
+                  gdb.execute("info target", to_string=True))
+    return m.group(1) if m else None
+
+
+def relocate():
+    """Move vmlinux's symbols by the KASLR offset the dump's VMCOREINFO
+    gives (KERNELOFFSET), as crash and drgn do themselves: gdb reads an ELF
+    vmcore at vmlinux's link addresses otherwise. Refuses, in one line, a
+    vmlinux that is not the dump's kernel and a dump without VMCOREINFO.
+    Done once, before any module's add-symbol-file, which it would drop."""
+    core, vmlinux = core_file(), gdb.current_progspace().filename
+    if core is None or vmlinux is None:
+        return
+    global REFUSAL
+    REFUSAL = vmcoreinfo.mismatch(core, vmlinux)
+    if REFUSAL:
+        raise Refusal(REFUSAL)
+    off = vmcoreinfo.kaslr_offset(vmcoreinfo.vmcoreinfo(core))
+    if off:
+        gdb.execute("symbol-file -o %#x %s" % (off, vmlinux), to_string=True)
+        print("stackov: vmlinux's symbols moved by KERNELOFFSET=%x, from the dump's VMCOREINFO"
+              % off)
 
 
 class GdbTarget(Target):
     def __init__(self):
+        if REFUSAL:
+            raise Refusal(REFUSAL)
         self.inf = gdb.selected_inferior()
         self._walking = False
         self._page_offset = None

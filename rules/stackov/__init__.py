@@ -10,7 +10,10 @@
 #   symbols.py    frames named as kallsyms names them (vmlinux, modules)
 #   regions.py    a CPU's and task's stacks and guard pages   (regions.c)
 #   tasks.py      task_structs, every thread, a task by pid or address
-#   unwind.py     the frame-pointer walk, each frame's bytes   (unwind.c)
+#   unwind.py     the frames (ORC, or the frame-pointer chain), each
+#                 frame's bytes                                (unwind.c)
+#   orc.py        the kernel's ORC tables, vmlinux's and modules' (orc.c)
+#   vmcoreinfo.py a dump's VMCOREINFO (KASLR offset, build id) for gdb
 #   fold.py       recursion folded into a cycle                (fold.c)
 #   verdict.py    the verdict: fault, context, entry; text, JSON (context.c)
 #   text.py       the lines the verdict and -i print           (print.c)

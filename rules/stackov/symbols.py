@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # stackov-lab: frames named as kallsyms names them: the nearest text symbol
-# at or below an address, from vmlinux's .symtab, and a module's own symbol
-# table in the kernel's memory (mod->kallsyms), as the oops and crash name
-# them.
+# at or below an address, from vmlinux's .symtab (moved by the KASLR offset
+# the reader's own _stext gives), and a module's own symbol table in the
+# kernel's memory (mod->kallsyms), as the oops and crash name them.
 
 def module_text_symbols(t):
     """Each module's text and symbols, from the kernel's own copy of its
@@ -87,8 +87,16 @@ class TextSymbols(object):
         syms.sort(key=lambda v: v[0])
         self.addrs = [a for a, _ in syms]
         self.names = [n for _, n in syms]
+        self.stext = dict((n, a) for a, n in syms if n == "_stext").get("_stext")
+        self.offset = 0
+
+    def relocate(self, stext):
+        """The kernel ran moved by KASLR: its _stext was at @stext."""
+        if stext is not None and self.stext is not None:
+            self.offset = stext - self.stext
 
     def is_text(self, pc):
+        pc -= self.offset
         return any(lo <= pc < hi for lo, hi in self.ranges)
 
     def lookup(self, pc):
@@ -96,5 +104,5 @@ class TextSymbols(object):
         import bisect
         if not self.is_text(pc):
             return None, None
-        i = bisect.bisect_right(self.addrs, pc) - 1
-        return (self.names[i], self.addrs[i]) if i >= 0 else (None, None)
+        i = bisect.bisect_right(self.addrs, pc - self.offset) - 1
+        return (self.names[i], self.addrs[i] + self.offset) if i >= 0 else (None, None)

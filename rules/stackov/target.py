@@ -72,11 +72,16 @@ class Target(object):
         return None
 
     def per_cpu(self, name, cpu):
+        """A per-CPU variable's address on @cpu. Its symbol is an offset in
+        .data..percpu, linked at 0 (__per_cpu_start) and not moved by
+        KASLR, which a reader may have added to it anyway: the offset is
+        taken from __per_cpu_start, as the kernel takes it."""
         base = self.sym(name)
+        start = self.sym("__per_cpu_start") or 0
         offs = self.sym("__per_cpu_offset")
         if base is None or offs is None:
             return None
-        return base + self.u64(offs + 8 * cpu)
+        return base - start + self.u64(offs + 8 * cpu)
 
     def nr_cpus(self):
         n = self.sym("nr_cpu_ids")
@@ -115,6 +120,7 @@ class Target(object):
         if pc not in cache:
             if "_ksyms" not in self.__dict__:
                 self._ksyms = symbols.TextSymbols(self.vmlinux())
+                self._ksyms.relocate(self.sym("_stext"))
             hit = self._ksyms.lookup(pc)
             if hit[0] is None:
                 if "_mods" not in self.__dict__:

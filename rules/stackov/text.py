@@ -6,10 +6,11 @@
 
 from stackov.regions import region_of, regions_of
 from stackov.target import PAGE_SIZE, Unreadable
+from stackov.unwind import FP_WORDS
 
 def frame_lines(frames, regions, sp, start=0, period=0, reps=0):
     """The frames, one turn of a cycle shown, then the last frame of its run."""
-    out = ["  frames:    %d on the frame-pointer chain" % len(frames)]
+    out = ["  frames:    %d %s" % (len(frames), getattr(frames, "how", FP_WORDS))]
     r = None
     for i, f in enumerate(frames):
         # A frame with no frame pointer of its own: the deepest (at the

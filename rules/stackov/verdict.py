@@ -57,6 +57,7 @@ class Verdict(object):
                 self.ip = t.u64(regs + t.offsetof("pt_regs", "ip"))
                 self.sp = t.u64(regs + t.offsetof("pt_regs", "sp"))
                 self.bp = t.u64(regs + t.offsetof("pt_regs", "bp"))
+                self.flags = t.u64(regs + t.offsetof("pt_regs", "flags"))
                 cs = t.u64(regs + t.offsetof("pt_regs", "cs"))
                 ok = cs & 3 == 0 and t.func_name(self.ip) is not None
             except Unreadable:
@@ -84,6 +85,13 @@ class Verdict(object):
         pc = t.u32(t.per_cpu("__preempt_count", self.cpu)) if t.sym("__preempt_count") else 0
         # The double-fault handler's nmi_enter() added one hardirq level.
         hardirq = ((pc >> 16) & 0xf) - (1 if pc & 0x00f00000 else 0)
+        # And one NMI level (and the hardirq level, when it is still
+        # counted); bit 31 is x86's inverted PREEMPT_NEED_RESCHED.
+        self.preempt = pc & 0x7fffffff
+        if self.preempt & 0x00f00000:
+            self.preempt -= 0x00100000
+            if self.preempt & 0x000f0000:
+                self.preempt -= 0x00010000
         who = 'pid %d "%s"' % (k.pid, k.comm)
         if self.stack.name == "IRQ":
             if hardirq > 0:
@@ -99,6 +107,43 @@ class Verdict(object):
             return "kthread (%s)" % who
         fn = self.worker_func()
         return "kworker (%s, work function %s)" % (who, fn or "unknown")
+
+    def panic_ran(self):
+        """Whether panic() ran on this CPU before the dump (QEMU's dump on
+        pvpanic; kdump's comes from oops_end(), before it): a return
+        address into panic() on the DF stack. panic() and its notifiers
+        then hold preempt_count, which no longer says what the fault's was."""
+        t = self.t
+        for r in self.regions:
+            if r.name != "DF":
+                continue
+            try:
+                data = t.read(r.lo, r.hi - r.lo)
+            except Unreadable:
+                return False
+            for i in range(0, len(data), 8):
+                w = int.from_bytes(data[i:i + 8], "little")
+                if w >> 47 and t.func_name(w) == "panic" and w != t.func_start(w):
+                    return True
+        return False
+
+    def atomic(self):
+        """Whether the code ran atomic when it overflowed: its preempt_count
+        (less what the double fault's nmi_enter() added), part by part, and
+        whether interrupts were off (the interrupted frame's EFLAGS.IF).
+        (True, False or None for unknown, and the words.)"""
+        irqs_off = not self.flags & 0x200
+        irqs = "interrupts %s" % ("off" if irqs_off else "on")
+        if self.panic_ran():
+            return (True if irqs_off else None), "%s: %s; preempt_count unknown: panic() ran since" % (
+                "yes" if irqs_off else "unknown", irqs)
+        atomic = bool(self.preempt & 0x00ffffff) or irqs_off
+        parts = [what for mask, what in ((0x000000ff, "preemption off"), (0x0000ff00, "softirq"),
+                                         (0x000f0000, "hardirq"), (0x00f00000, "NMI"))
+                 if self.preempt & mask]
+        return atomic, "%s: %s; preempt_count 0x%x%s" % (
+            "yes" if atomic else "no", irqs, self.preempt,
+            " (%s)" % ", ".join(parts) if parts else "")
 
     def kthread_struct(self):
         off = self.t.offsetof("task_struct", "worker_private")
@@ -132,6 +177,22 @@ class Verdict(object):
             name = t.func_name(t.u64(table + 8 * nr))
         return "syscall %d (%s)" % (nr, name or "?")
 
+    def kstack_offset(self):
+        """With CONFIG_RANDOMIZE_KSTACK_OFFSET on, each syscall's entry puts
+        task->kstack_offset & 0x3ff bytes (chosen at the task's last
+        syscall exit) below its registers: how much of the stack that
+        took. None where there is none: no syscall, the static key off, or
+        no such member (a kernel that kept it per CPU)."""
+        t = self.t
+        if not self.entry.startswith("syscall "):
+            return None
+        key = t.sym("randomize_kstack_offset")
+        off = t.offsetof("task_struct", "kstack_offset")
+        # A static key's first member: struct static_key's atomic_t enabled.
+        if key is None or off is None or not t.u32(key):
+            return None
+        return t.u32(self.task.addr + off) & 0x3FF
+
     def magic(self):
         try:
             word = self.t.u64(self.task.stack)
@@ -146,7 +207,11 @@ class Verdict(object):
             "fault": "%x" % self.fault, "below": self.stack.lo - self.fault,
             "rsp": "%x" % self.sp, "rip": "%x" % self.ip,
             "pid": self.task.pid, "comm": self.task.comm, "task": "%x" % self.task.addr,
-            "cpu": self.cpu, "context": self.context, "entry": self.entry,
+            "cpu": self.cpu, "context": self.context,
+            "atomic": self.atomic()[0],
+            "preempt_count": "" if self.panic_ran() else "%x" % self.preempt,
+            "irqs_off": not self.flags & 0x200, "entry": self.entry,
+            "kstack_offset": self.kstack_offset(),
             "end_magic": self.magic()[0], "frames": len(self.frames),
             "cycle": self.cycle(),
             "cycle_function": self.frames[self.cyc_start].name if self.cyc_reps else "",
@@ -163,8 +228,13 @@ class Verdict(object):
         out = ['stack overflow: %s stack, pid %d "%s" (task %x) on cpu %d'
                % (st.name, k.pid, k.comm, k.addr, self.cpu),
                "  context:   %s" % self.context,
-               "  entry:     %s" % self.entry,
-               "  stack:     %x..%x (%d bytes)" % (st.lo, st.hi, st.hi - st.lo)]
+               "  atomic:    %s" % self.atomic()[1],
+               "  entry:     %s" % self.entry]
+        koff = self.kstack_offset()
+        if koff is not None:
+            out.append("  offset:    %d bytes, the random stack offset the syscall's entry "
+                       "put below its registers (kstack_offset)" % koff)
+        out.append("  stack:     %x..%x (%d bytes)" % (st.lo, st.hi, st.hi - st.lo))
         if self.hit and self.hit.guard:
             out.append("  guard:     %x..%x, hit" % (self.hit.lo, self.hit.hi))
         out.append("  fault:     %x, %d bytes below the stack (%s; rsp %x, rip %x)"

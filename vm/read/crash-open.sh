@@ -26,8 +26,12 @@ if [ -f "$rec" ] && [ "$size" -gt 0 ] && [ "$size" != "$(cat "$rec")" ]; then
 fi
 # Structural check (vm/read/vmcore-check.c): crash on a cut dump prints
 # a screenful of read errors; say in one line what is wrong instead.
-why=$("$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)" "$vmcore") || die "$why"
+check=$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)
+why=$("$check" "$vmcore") || die "$why"
 [ -f "$dir/vmlinux" ] || die "no vmlinux in $dir"
+# And that the run's vmlinux is the kernel that wrote it (build ids): crash
+# says only "do not match".
+why=$("$check" "$vmcore" "$dir/vmlinux") || die "$why"
 
 crash=$("$LAB_ROOT/vm/builders/crash.sh")
 rc=$(mktemp -d "${TMPDIR:-/tmp}/stackov-crashrc.XXXXXX")

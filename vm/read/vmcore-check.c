@@ -3,9 +3,12 @@
  * vmcore-check - say in one line whether a dump file is whole: a
  * kdump-compressed file (makedumpfile, QEMU) must hold all its page
  * descriptors and the data they point to; an ELF core must hold each of
- * its segments. Exit 0 if whole, 1 with the reason if not.
+ * its segments. With VMLINUX, also that it is the kernel that wrote the
+ * dump: the BUILD-ID in the dump's VMCOREINFO is VMLINUX's GNU build id,
+ * and a dump without VMCOREINFO is refused. Exit 0 if whole (and
+ * matching), 1 with the reason if not.
  *
- *   vmcore-check FILE
+ *   vmcore-check FILE [VMLINUX]
  */
 #include <elf.h>
 #include <endian.h>
@@ -136,14 +139,154 @@ static int check_elf(int fd)
 	return 0;
 }
 
+typedef int note_fn(const char *name, uint32_t type, const char *desc,
+		    uint32_t len, void *arg);
+
+/*
+ * The notes of the ELF file on @fd, from its PT_NOTE segments: call @fn
+ * on each, until it returns non-zero (which is returned).
+ */
+static int walk_notes(int fd, note_fn *fn, void *arg)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	char *buf;
+	int i, ret = 0;
+
+	if (read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return -1;
+	for (i = 0; i < eh.e_phnum && !ret; i++) {
+		unsigned long long pos = 0;
+
+		if (read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
+			return -1;
+		if (ph.p_type != PT_NOTE || ph.p_filesz > (1 << 24))
+			continue;
+		buf = malloc(ph.p_filesz);
+		if (!buf || read_at(fd, buf, ph.p_filesz, ph.p_offset)) {
+			free(buf);
+			return -1;
+		}
+		while (!ret && pos + sizeof(Elf64_Nhdr) <= ph.p_filesz) {
+			Elf64_Nhdr *n = (Elf64_Nhdr *)(buf + pos);
+			unsigned long long name = pos + sizeof(*n);
+			unsigned long long desc = name + ((n->n_namesz + 3) & ~3u);
+
+			if (desc + n->n_descsz > ph.p_filesz)
+				break;
+			ret = fn(buf + name, n->n_type, buf + desc, n->n_descsz, arg);
+			pos = desc + ((n->n_descsz + 3) & ~3u);
+		}
+		free(buf);
+	}
+	return ret;
+}
+
+#define ID_MAX 41
+
+static int gnu_build_id(const char *name, uint32_t type, const char *desc,
+			uint32_t len, void *arg)
+{
+	char *out = arg;
+	uint32_t i;
+
+	if (strcmp(name, "GNU") || type != NT_GNU_BUILD_ID || len * 2 >= ID_MAX)
+		return 0;
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", (unsigned char)desc[i]);
+	return 1;
+}
+
+/* VMCOREINFO's BUILD-ID= and OSRELEASE= values, from its text. */
+static void info_values(const char *text, size_t len, char *id, char *rel)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t l = (nl ? nl : end) - p;
+
+		if (l > 9 && !memcmp(p, "BUILD-ID=", 9))
+			snprintf(id, ID_MAX, "%.*s", (int)(l - 9), p + 9);
+		if (l > 10 && !memcmp(p, "OSRELEASE=", 10))
+			snprintf(rel, 65, "%.*s", (int)(l - 10), p + 10);
+		p += l + 1;
+	}
+}
+
+struct info {
+	char id[ID_MAX], rel[65];
+	int found;
+};
+
+static int vmcoreinfo_note(const char *name, uint32_t type, const char *desc,
+			   uint32_t len, void *arg)
+{
+	struct info *in = arg;
+
+	(void)type;
+	if (strcmp(name, "VMCOREINFO"))
+		return 0;
+	info_values(desc, len, in->id, in->rel);
+	in->found = 1;
+	return 1;
+}
+
+/* A kdump-compressed dump's VMCOREINFO: its sub header says where. */
+static void kdump_vmcoreinfo(int fd, struct info *in)
+{
+	struct disk_dump_header h;
+	uint64_t where[2];
+	char *text;
+
+	if (read_at(fd, &h, sizeof(h), 0) || h.block_size < 512 ||
+	    read_at(fd, where, sizeof(where), h.block_size + 32) ||
+	    !where[0] || !where[1] || where[1] > (1 << 20))
+		return;
+	text = malloc(where[1]);
+	if (text && !read_at(fd, text, where[1], where[0])) {
+		info_values(text, where[1], in->id, in->rel);
+		in->found = 1;
+	}
+	free(text);
+}
+
+/* Is @vmlinux the kernel that wrote the dump on @fd? */
+static int check_match(int fd, int kdump, const char *vmlinux)
+{
+	struct info in = { "", "", 0 };
+	char have[ID_MAX] = "";
+	int vfd;
+
+	if (kdump)
+		kdump_vmcoreinfo(fd, &in);
+	else
+		walk_notes(fd, vmcoreinfo_note, &in);
+	if (!in.found)
+		return bad("has no VMCOREINFO: nothing in it says which kernel wrote it, or where that kernel was");
+	vfd = open(vmlinux, O_RDONLY);
+	if (vfd < 0)
+		return bad("cannot read %s: %s", vmlinux, strerror(errno));
+	if (walk_notes(vfd, gnu_build_id, have) != 1)
+		have[0] = 0;
+	close(vfd);
+	if (!have[0])
+		return bad("%s is not an ELF vmlinux with a build id", vmlinux);
+	if (in.id[0] && strncmp(have, in.id, strlen(in.id)))
+		return bad("%s is not the kernel of this dump: the dump's build id is %s (%s), vmlinux's %s",
+			   vmlinux, in.id, in.rel[0] ? in.rel : "?", have);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char sig[8];
 	struct stat st;
 	int fd, ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: vmcore-check FILE\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: vmcore-check FILE [VMLINUX]\n");
 		return 2;
 	}
 	file = argv[1];
@@ -163,6 +306,8 @@ int main(int argc, char **argv)
 		ret = check_elf(fd);
 	else
 		ret = bad("is not a kdump-compressed or ELF dump");
+	if (!ret && argc == 3)
+		ret = check_match(fd, !memcmp(sig, "KDUMP   ", 8), argv[2]);
 	close(fd);
 	return ret;
 }
