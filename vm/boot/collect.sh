@@ -48,14 +48,31 @@ if [ -f "$q" ] && [ "$(head -c 12 "$q")" = makedumpfile ]; then
 	fi
 fi
 [ -f "$q" ] && say "qemu-vmcore: $(du -m "$q" | cut -f1) MiB"
+# The exact vmlinux (a hard link survives a rebuild of the cache) and module
+# (crash reads the log with them when makedumpfile cannot).
+if [ -f "$vmlinux" ]; then
+	ln -f "$vmlinux" "$run/vmlinux" 2>/dev/null || cp "$vmlinux" "$run/vmlinux"
+fi
+[ -f "$module" ] && cp "$module" "$run/lkdtm_ext.ko"
 # The crashed kernel's log, from the dump: with kdump the console never
 # shows the oops (printk from the double-fault handler is deferred, and
 # crash_kexec runs before anything flushes it).
 for f in "$run/vmcore" "$q"; do
 	[ -f "$f" ] || continue
 	note "makedumpfile --dump-dmesg: ${f##*/}"
-	makedumpfile --dump-dmesg "$f" "$f.dmesg" >>"$log" 2>&1 ||
+	makedumpfile --dump-dmesg "$f" "$f.dmesg" >>"$log" 2>&1 && continue
+	# makedumpfile 1.7.2 cannot find a KASLR kernel's page tables in
+	# QEMU's dumps; crash's log command reads them.
+	note "crash's log: ${f##*/}"
+	printf 'log\nq\n' >"$f.log-cmd"
+	if CRASH_ARGS="-s -i $f.log-cmd" "$LAB_ROOT/vm/read/crash-open.sh" "$f" 2>>"$log" |
+		grep '^\[' >"$f.dmesg" && grep -q 'Linux version' "$f.dmesg"; then
+		note "read with crash"
+	else
+		rm -f "$f.dmesg"
 		say "could not read the kernel log from $(basename "$f")"
+	fi
+	rm -f "$f.log-cmd"
 done
 # Each dump's size as written, so a later truncation is named as such.
 [ -f "$q.elf" ] && say "qemu-vmcore.elf: $(du -m "$q.elf" | cut -f1) MiB"
@@ -63,9 +80,4 @@ for f in "$run/vmcore" "$run/vmcore.elf" "$q" "$q.elf"; do
 	[ -f "$f" ] && stat -c %s "$f" >"$f.size"
 done
 
-# The exact vmlinux (a hard link survives a rebuild of the cache) and module.
-if [ -f "$vmlinux" ]; then
-	ln -f "$vmlinux" "$run/vmlinux" 2>/dev/null || cp "$vmlinux" "$run/vmlinux"
-fi
-[ -f "$module" ] && cp "$module" "$run/lkdtm_ext.ko"
 exit $status

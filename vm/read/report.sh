@@ -3,7 +3,8 @@
 # crash (batch, crash-scripts/postmortem.crash with the stackov extension),
 # gdb (on the ELF vmcore, gdb-scripts/stackov_gdb/) and drgn
 # (drgn-scripts/postmortem.py and stackov_drgn.py), on kdump's dump and on
-# QEMU's; the verdicts of the three stackovs are set side by side. Writes
+# QEMU's; the verdicts of the three stackovs are set side by side, and
+# stackov's frames beside crash's bt and drgn's stack_trace (peers.sh). Writes
 # RUN_DIR/report.txt and prints a short summary. A reader that fails or
 # times out is named in both, and the others still run; the exit status
 # is 1 when any produced nothing. One that ran but reported an error (crash's
@@ -83,7 +84,9 @@ crash_on() {
 # helpers (gdb-scripts/stackov_gdb/) read the stack through the page tables.
 gdb_on_elf() {
 	elf=$1 dir=$(dirname "$(readlink -f "$1")") d=$(basename "$1" .elf)
-	set -- -q -batch -nx "$run/vmlinux" "$elf"
+	# The helpers first: on a KASLR kernel they move vmlinux's symbols by
+	# the dump's KERNELOFFSET, which would drop symbols added before.
+	set -- -q -batch -nx "$run/vmlinux" "$elf" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py"
 	for ko in "$run"/*.ko; do
 		[ -f "$ko" ] || continue
 		m=$(basename "$ko" .ko | tr - _)
@@ -94,7 +97,7 @@ gdb_on_elf() {
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
 	rc=0
-	timeout -k 5 "$READER_TIMEOUT" gdb "$@" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
+	timeout -k 5 "$READER_TIMEOUT" gdb "$@" \
 		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
 	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
@@ -183,6 +186,14 @@ agreement() {
 	echo "$failed" >"$tmp/failed"
 	echo "$errors" >"$tmp/errors"
 } >"$tmp/body"
+# stackov's frames beside crash's bt and drgn's stack_trace, on each dump.
+{
+	section "stackov's frames beside its peers' unwinders (crash's bt, drgn's stack_trace)"
+	for d in vmcore qemu-vmcore; do
+		[ -f "$run/$d" ] && "$LAB_ROOT/vm/read/peers.sh" "$tmp/body" "$d"
+	done
+} >"$tmp/peers" 2>&1 || true
+cat "$tmp/peers" >>"$tmp/body"
 # The report leads with the stackov extension's verdict (crash on the kdump
 # vmcore, else on QEMU's dump): what happened, before the evidence.
 for d in vmcore qemu-vmcore; do
@@ -212,6 +223,7 @@ for f in "$run/vmcore.dmesg" "$run/console.log"; do
 done
 [ -s "$tmp/verdict" ] && cat "$tmp/verdict"
 grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
+grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/^/peers: /' || true
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
