@@ -7,7 +7,8 @@
 #   vm/read/      crash, gdb and drgn on a dump, and the report
 #   vm/*.sh       the front doors below
 #
-#   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap] [APPEND="..."]
+#   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap|orc] [APPEND="..."]
+#   make overflow-demo KERNEL=debian [SCENARIO=NAME]   Debian's own kernel (VARIANT=stock)
 #   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
 #   make test          every test; ends with "N passed, N failed"
 #   make list          the scenarios, with one-line descriptions

@@ -19,6 +19,7 @@ for one in $(echo "$SCENARIO" | tr , ' '); do
 done
 QEMU_DUMP=${QEMU_DUMP:-1}
 export SCENARIO
+check_series_args "${APPEND:-}"
 
 # This run's directory: the caller's RUN_DIR, or a new one. Every step
 # below reads this run, never out/latest, which may be another run's.

@@ -79,11 +79,14 @@ kernel_cmdline() {
 
 # KERNEL_SERIES: 1 when the kernel carries patches/series (the lab's own),
 # 0 when it does not (a distribution's). needs_series WHAT PATCH: on a
-# kernel without the series, one line saying WHAT needs it, and exit.
+# kernel without the series, one line saying WHAT needs it, and exit 3 (a
+# refusal said in full: a caller adds no line of its own).
 KERNEL_SERIES=1
 needs_series() {
-	[ "$KERNEL_SERIES" = 1 ] ||
-		die "$1 needs the lab kernel (patch $2); $LAB_KERNEL has no patches/series"
+	[ "$KERNEL_SERIES" = 1 ] && return 0
+	printf '%s: error: %s needs the lab kernel (patch %s); %s has no patches/series\n' \
+		"${0##*/}" "$1" "$2" "$LAB_KERNEL" >&2
+	exit 3
 }
 # check_series_args ARGS: the kernel parameters that only the series
 # adds (patches/README.md), each with the patch that adds it.

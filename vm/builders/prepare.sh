@@ -25,6 +25,8 @@ if [ $# -gt 0 ]; then
 	shift
 fi
 check_variant "$variant"
+# Kernel parameters the series adds: refused before anything is built.
+check_series_args "${APPEND:-}"
 
 # crash.sh says what it does on stderr, whole lines, beside the kernel's.
 nice -n 10 "$LAB_ROOT/vm/builders/crash.sh" >/dev/null &
