@@ -276,3 +276,32 @@ gdb_frames_in() {
 	awk 'NR == FNR { g[++n] = $0; next } i < n && $0 == g[i + 1] { i++ } END { exit i < n }' \
 		"$1.gdbframes" "$1.otherframes"
 }
+
+# peers_agree NAME RUN: on each dump of RUN where stackov gave a verdict
+# (readers_agree, run before, leaves it in RUN/agree-DUMP.crash.json), the
+# report's comparison of
+# stackov's frames with crash's bt and with drgn's stack_trace
+# (vm/read/peers.sh) says they agree: as many frames from the fault to
+# the entry, the same functions in the same order. A peer that stopped
+# short passes only with its reason named and no function differing.
+peers_agree() {
+	name=$1 prun=$2
+	for d in vmcore qemu-vmcore; do
+		[ -e "$prun/$d" ] || continue
+		# No overflow to explain (stackov refused, as readers_agree
+		# checks): no frames of stackov's to set beside the peers'.
+		grep -q '^{' "$prun/agree-$d.crash.json" 2>/dev/null || continue
+		sed -n "/^===== stackov's frames beside/,\$p" "$prun/report.txt" |
+			grep "^on $d, " >"$prun/peers-$d" || true
+		for p in "crash's bt" "drgn's stack_trace"; do
+			line=$(grep -F "on $d, $p " "$prun/peers-$d" || echo "on $d, $p: no comparison in the report")
+			case $line in
+			*" agrees: the same "*) pass "$name: $line" ;;
+			*" agrees but for init_module: the same "*) pass "$name: $line" ;;
+			*"functions differ"*) fail "$name: $line" ;;
+			*" STOPPED after "*" ("*")"*) pass "$name: as far as it goes, $line" ;;
+			*) fail "$name: $line" ;;
+			esac
+		done
+	done
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# shellcheck disable=SC2154 # alt and failed are set by tests/lib.sh
+# tests/catalogue.sh: sourced by tests/t-30-catalogue-vmap.sh and
+# tests/t-33-catalogue-orc.sh, after tests/lib.sh.
+#
+# catalogue VARIANT "SCENARIO..." [COLUMN]: each scenario through make
+# overflow-demo on VARIANT's kernel (kdump armed; a fatal one also booted
+# for QEMU's dump), checked against its line in tests/scenarios.tsv, in
+# COLUMN (default VARIANT): the outcome (how the run ended, what the
+# kernel's log says: on a kdump run the log read from the dump) and, for a
+# fatal one, that the kernel's report and drgn's stack trace both name the
+# function, that drgn's crashed thread is the expected one, and that drgn
+# puts that function's frames on the stack the table names (for a
+# guard-page hit, also the one the kernel's BUG line names), and that the
+# three stackovs (crash, gdb, drgn) say the same, word for word, on kdump's
+# dump and on QEMU's, and what each dump's BUG line, oops and drgn's own
+# unwinder say (readers_agree in tests/lib.sh); on orc and stock (no frame
+# pointer), also that crash's
+# bt and drgn's stack_trace find the same frames (peers_agree). Writes
+# out/catalogue-VARIANT.txt: one line per scenario, its outcome.
+
+catalogue() {
+	cv=$1 col=${3:-$1}
+	table=$LAB_OUT/catalogue-$cv.txt
+	: >"$table"
+	: >"$LAB_OUT/kerneloffset-$cv.txt"
+	: >"$LAB_OUT/kstack-$cv.txt"
+	klog() { kernel_log "$log"; }
+	in_log() { klog | grep -Eq -- "$1"; }
+	outcome() { record_outcome "$table" 8 "$s"; }
+
+	# fatal: the checks a kdump run gets beyond its outcome.
+	fatal() {
+		fn=$(scenario_field "$s" function)
+		# The values for the alternative of the outcome that held ($alt).
+		stack=$(per_alt "$(scenario_field "$s" stack)" "$alt")
+		thread=$(per_alt "$(scenario_field "$s" thread)" "$alt")
+		check "$s: kdump captured a vmcore" [ -s "$run/vmcore" ]
+		check "$s: the kernel's report names $fn" in_log "$fn(\\.cold)?\\+0x"
+		kind=$(klog | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at.*/\1/p' | head -1)
+		[ -n "$kind" ] && check "$s: the BUG line names the $stack stack (it says $kind)" [ "$kind" = "$stack" ]
+		sed -n '/^===== drgn on vmcore/,/^=====/p' "$run/report.txt" >"$run/drgn.txt" 2>/dev/null || true
+		check "$s: drgn: the crashed thread is $thread" grep -Eq "^crashed thread: ($thread)" "$run/drgn.txt"
+		said=$(klog | sed -n 's/.*recursing in [^:]*: comm \([^ ]*\) .*/\1/p' | head -1)
+		[ -n "$said" ] && check "$s: drgn's crashed thread is the task the module said it ran in ($said)" \
+			grep -q "^crashed thread: $said pid " "$run/drgn.txt"
+		check "$s: drgn: its stack trace has $fn" grep -Eq " $fn at " "$run/drgn.txt"
+		want="$stack|$stack-GUARD"
+		[ "$stack" = - ] && want='\?'
+		check "$s: drgn: $fn's frames are on the $stack stack" \
+			grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
+		readers_agree "$s" "$run" "$fn"
+		# The offset KASLR drew for this boot (0 without), from the dump.
+		[ -f "$run/vmcore.elf" ] && grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$run/vmcore.elf" |
+			sed "s/^/$s /" >>"$LAB_OUT/kerneloffset-$cv.txt"
+		case $cv in orc | stock) peers_agree "$s" "$run" ;; esac
+		# The random stack offset stackov read for the syscall, beside
+		# do_syscall_64's frame bytes (kstack_offsets checks them).
+		for d in vmcore qemu-vmcore; do
+			ko=$(sed -n 's/.*"kstack_offset":\([0-9]*\),.*/\1/p' "$run/agree-$d.crash.json" 2>/dev/null)
+			fb=$(sed -n "/^===== crash on $d =====\$/,/^=====/p" "$run/report.txt" |
+				awk '$1 ~ /^#[0-9]+$/ && $3 == "do_syscall_64" && $5 == "bytes" { print $4; exit }')
+			[ -n "$ko" ] && [ -n "$fb" ] && echo "$s $d $ko $fb" >>"$LAB_OUT/kstack-$cv.txt"
+		done
+		[ "${KEEP:-0}" = 1 ] || rm -f "$run/qemu-dump/qemu-vmcore.elf"
+		# A recursion's folded run of frames is on the stack itself, not its guard.
+		if grep -Eq " $fn at .*\(x[0-9]+\) \[" "$run/drgn.txt"; then
+			check "$s: drgn: the recursion's run of $fn frames is on the $stack stack itself" \
+				grep -Eq " $fn at .*\(x[0-9]+\) \[$stack\]\$" "$run/drgn.txt"
+		fi
+	}
+
+	runs=''
+	# ONLY="NAME..." runs just those scenarios.
+	for s in $2; do
+		scenario_field "$s" "$col" >/dev/null || { fail "$s: tests/scenarios.tsv has no line for it"; continue; }
+		run=$LAB_OUT/test-catalogue-$cv-$s
+		rm -rf "$run"
+		runs="$runs $run"
+		rc=0
+		# A fatal one is booted twice: kdump's dump, then QEMU's.
+		qd=0
+		case $(scenario_field "$s" "$col") in *result=kdump*) qd=1 ;; esac
+		# Its memory as the kdump boot's, for the same layout (a 1 GiB ELF
+		# dump, removed once read unless KEEP=1).
+		make -s -C "$LAB_ROOT" overflow-demo SCENARIO="$s" VARIANT="$cv" QEMU_DUMP=$qd QEMU_DUMP_MEM=1G LAB_SHOW=0 \
+			RUN_DIR="$run" >"$LAB_OUT/demo-$cv-$s.out" 2>&1 || rc=$?
+		if [ ! -f "$run/result" ]; then
+			fail "$s: make overflow-demo left no run (status $rc; see $LAB_OUT/demo-$cv-$s.out)"
+			continue
+		fi
+		r=$(cat "$run/result")
+		log=$run/console.log
+		[ "$r" = kdump ] && [ -f "$run/vmcore.dmesg" ] && log=$run/vmcore.dmesg
+		klog >"$run/klog.txt"
+		expect_outcome "$s" "$col" "$r" "$run/klog.txt"
+		case $r in
+		kdump)
+			check "$s: make overflow-demo exits 0 and printed the post-mortem" \
+				sh -c "[ $rc = 0 ] && grep -q '^== post-mortem of ' '$LAB_OUT/demo-$cv-$s.out'"
+			fatal ;;
+		*) check "$s: make overflow-demo exits 0" [ "$rc" = 0 ] ;;
+		esac
+		lifecycle_numbers "$s" "$run/klog.txt"
+		outcome
+	done
+	echo "outcomes (also in $table):"
+	cat "$table"
+	# All passed: the run directories (vmcores of 12-70 MiB each) can go.
+	# shellcheck disable=SC2086
+	[ "$failed" = 0 ] && [ "${KEEP:-0}" != 1 ] && rm -rf $runs
+}
+
+# kstack_offsets VARIANT: on a kernel with RANDOMIZE_KSTACK_OFFSET, the
+# offset stackov reads (task->kstack_offset & 0x3ff) is what the syscall's
+# entry put on the stack: do_syscall_64's frame bytes less its alloca,
+# (offset + 15) & ~7 (the kernel's 8-byte stack alignment: and $0x7f8 in
+# do_syscall_64), are the same on every dump, and the offset itself
+# differs from boot to boot.
+kstack_offsets() {
+	f=$LAB_OUT/kstack-$1.txt
+	echo "the random stack offset of each dump entered by a syscall, and do_syscall_64's frame bytes:"
+	sed 's/^/    /' "$f"
+	n=$(wc -l <"$f")
+	fixed=$(awk '{ print $4 - int(($3 + 15) / 8) * 8 }' "$f" | sort -u | tr '\n' ' ')
+	check "$1: on each of $n dumps, do_syscall_64's frame is the offset plus the same fixed part (${fixed% })" \
+		sh -c "[ $n -ge 2 ] && [ \$(echo $fixed | wc -w) = 1 ]"
+	check "$1: the offset differs from boot to boot" [ "$(cut -d' ' -f3 "$f" | sort -u | wc -l)" -ge 2 ]
+}

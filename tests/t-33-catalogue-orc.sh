@@ -1,0 +1,36 @@
+#!/bin/sh
+# The fatal scenarios on the orc kernel, built the way distributions build
+# theirs (ORC and no frame pointer, KASLR, randomised memory and stack
+# offset), through make overflow-demo, checked against their vmap line in
+# tests/scenarios.tsv with t-30's checks (tests/catalogue.sh), and, on
+# each dump, stackov's frames against crash's bt and drgn's stack_trace
+# (peers_agree). KASLR moved the kernel, by an offset each boot draws.
+# Writes out/catalogue-orc.txt. ONLY="NAME..." runs just those.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+# shellcheck source=tests/catalogue.sh
+. "$LAB_ROOT/tests/catalogue.sh"
+
+"$LAB_ROOT/vm/builders/kernel.sh" orc >"$LAB_OUT/build-orc.log" 2>&1 ||
+	{ fail "the orc kernel did not build (see $LAB_OUT/build-orc.log)"; finish; }
+cfg=$(kbuild_dir orc)/.config
+for o in CONFIG_UNWINDER_ORC=y CONFIG_RANDOMIZE_BASE=y CONFIG_RANDOMIZE_MEMORY=y \
+	CONFIG_RANDOMIZE_KSTACK_OFFSET_DEFAULT=y CONFIG_VMAP_STACK=y; do
+	check "orc: $o" grep -qx "$o" "$cfg"
+done
+check "orc: no frame pointer" sh -c "! grep -q '^CONFIG_FRAME_POINTER=y' '$cfg'"
+
+# The fatal ones: those that end by kdump on vmap.
+fatal_names=$(scenario_names | while read -r s; do
+	case $(scenario_field "$s" vmap) in *kdump*) echo "$s" ;; esac
+done)
+catalogue orc "${ONLY:-$fatal_names}" vmap
+
+kstack_offsets orc
+
+# KASLR: each kdump dump's VMCOREINFO gives the offset its boot drew.
+echo "KERNELOFFSET of each boot:"
+cat "$LAB_OUT/kerneloffset-orc.txt"
+moved() { grep -qv '=0*$' "$LAB_OUT/kerneloffset-orc.txt"; }
+check "orc: KASLR moved the kernel (KERNELOFFSET not 0 in a dump's VMCOREINFO)" moved
+finish
