@@ -31,6 +31,28 @@ END {
 }' "$raw" >"$summary"
 
 clocks=$(awk '{ print $2 }' "$summary" | awk '!s[$0]++' | tr '\n' ' ')
+
+# stock_table: the stock row (Debian's kernel) beside vmap, when it ran.
+stock_table() {
+	echo
+	echo "stock is Debian 12's kernel, unpatched (KERNEL=debian): a whole distribution"
+	echo "config (audit, LSMs, KASLR, the stack offset), so the baseline a user knows,"
+	echo "not a like-for-like comparison. It has no cache counters (patch 0001)."
+	echo
+	echo "| operation | clock | stock ns | vmap ns | vmap / stock |"
+	echo "|---|---|---|---|---|"
+	awk '
+	$4 == 1 { med[$1, $2, $3] = $6; if (!($2 in seen)) { seen[$2] = 1; c[++nc] = $2 } }
+	END {
+		split("pthread fork clone", ops, " ")
+		for (o = 1; o <= 3; o++)
+			for (i = 1; i <= nc; i++) {
+				s = med["stock", c[i], ops[o]]; v = med["vmap", c[i], ops[o]]
+				if (s == "" || v == "") continue
+				printf "| %s | %s | %d | %d | %.2f |\n", ops[o], c[i], s, v, s ? v / s : 0
+			}
+	}' "$summary"
+}
 {
 	echo "# stackbench: ns per operation in the guest"
 	echo
@@ -92,6 +114,11 @@ clocks=$(awk '{ print $2 }' "$summary" | awk '!s[$0]++' | tr '\n' ' ')
 	echo "The series gave 1.5 us (the cost without a cache), about 2 us (what the"
 	echo "cache saves) and 0.5 to 1 us (the gain over the old allocator, 0.75 taken"
 	echo "here) on 2016 hardware. A ratio above 1 means the effect is larger here."
+	if grep -q '^stock ' "$summary"; then
+		echo
+		echo "## Against Debian's own kernel (pinned, medians)"
+		stock_table
+	fi
 } >"$out/table.md"
 
 # The plot: one group per row, one bar per operation (pinned, median of

@@ -2,6 +2,7 @@
 # bench/stackbench.sh - the series' experiment, repeatably (make bench):
 # bench/stackbench.c in the guest (pthread_create+join, fork+wait, clone
 # of a bare thread; pinned to CPU 0, then not) for each row
+#   stock (Debian's own kernel, KERNEL=debian: the baseline a user knows),
 #   novmap, vmap (the default cache of 2), kstack_cache=0, =1, =4,
 #   kstack_free=rcu
 # under two clocks: plain TCG (wall: the host's time, 2 CPUs) and TCG with
@@ -22,12 +23,14 @@ set -eu
 . "$(dirname -- "$0")/../vm/lib.sh"
 
 # Its rows are the series' variants and boot parameters, its table the
-# series' counters (patch 0001).
+# series' counters (patch 0001); the stock row is Debian's kernel, chosen
+# here, whatever KERNEL the lab's rows run on.
 needs_series "make bench (the kstack_cache_* counters)" 0001
+STOCK_KERNEL=${STOCK_KERNEL:-debian}
 N=${N:-2000}
 RUNS=${RUNS:-3}
 ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
-ROWS=${ROWS:-"novmap vmap kstack_cache=0 kstack_cache=1 kstack_cache=4 kstack_free=rcu"}
+ROWS=${ROWS:-"stock novmap vmap kstack_cache=0 kstack_cache=1 kstack_cache=4 kstack_free=rcu"}
 out=${BENCH_OUT:-$LAB_OUT/bench}
 mkdir -p "$out"
 raw=$out/stackbench.raw
@@ -36,15 +39,26 @@ raw=$out/stackbench.raw
 clocks="wall icount"
 [ "$(ACCEL=auto "$LAB_ROOT/vm/boot/accel.sh")" = kvm ] && clocks="$clocks kvm"
 
-for v in vmap novmap; do
-	"$LAB_ROOT/vm/builders/kernel.sh" "$v" && "$LAB_ROOT/vm/builders/module.sh" "$v" && "$LAB_ROOT/vm/builders/initramfs.sh" "$v"
+# build KERNEL VARIANT: the kernel, lkdtm-ext and the initramfs.
+build() {
+	KERNEL=$1 "$LAB_ROOT/vm/builders/kernel.sh" "$2" && KERNEL=$1 "$LAB_ROOT/vm/builders/module.sh" "$2" &&
+		KERNEL=$1 "$LAB_ROOT/vm/builders/initramfs.sh" "$2"
+}
+lab=${KERNEL:-lab}
+for row in $ROWS; do
+	case $row in
+	stock) build "$STOCK_KERNEL" stock ;;
+	novmap) build "$lab" novmap ;;
+	*) build "$lab" vmap ;;
+	esac
 done
 
 total=$(($(echo "$ROWS" | wc -w) * $(echo "$clocks" | wc -w) * RUNS))
 i=0
 for row in $ROWS; do
-	variant=vmap opt=''
+	kernel=$lab variant=vmap opt=''
 	case $row in
+	stock) kernel=$STOCK_KERNEL variant=stock ;;
 	novmap) variant=novmap ;;
 	vmap) ;;
 	*) opt=$row ;;
@@ -61,7 +75,7 @@ for row in $ROWS; do
 			# QEMU 7.2 under -icount never brings up a second CPU (the
 			# guest waits in "Booting SMP configuration"): one CPU there.
 			[ "$clock" = icount ] && icount=$ICOUNT_SHIFT smp=1
-			RUN_DIR=$dir LAB_LATEST=0 VARIANT=$variant ACCEL=$accel ICOUNT=$icount LAB_SMP=$smp SCENARIO='' \
+			KERNEL=$kernel RUN_DIR=$dir LAB_LATEST=0 VARIANT=$variant ACCEL=$accel ICOUNT=$icount LAB_SMP=$smp SCENARIO='' \
 				APPEND="lab.cmd=stackbench:all:$N $opt" VM_TIMEOUT=900 \
 				"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
 			lines=$(tr -d '\r' <"$dir/console.log" | grep -c '^stackbench: result ' || true)

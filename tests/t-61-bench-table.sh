@@ -1,5 +1,6 @@
 #!/bin/sh
-# make bench's machinery, small (two rows, one boot each, 50 operations):
+# make bench's machinery, small (three rows, one boot each, 50 operations;
+# stock is Debian's own kernel):
 # it writes a well-formed table (a section per operation and pinning, a
 # line per row with min / median / max for each clock, the comparison
 # with the series), an SVG plot with a bar per row and operation, and the
@@ -14,24 +15,28 @@
 out=$LAB_OUT/test-bench
 rm -rf "$out"
 rc=0
-BENCH_OUT=$out N=50 RUNS=1 ROWS="novmap vmap" "$LAB_ROOT/bench/stackbench.sh" >"$out.log" 2>&1 || rc=$?
+BENCH_OUT=$out N=50 RUNS=1 ROWS="novmap vmap stock" "$LAB_ROOT/bench/stackbench.sh" >"$out.log" 2>&1 || rc=$?
 check "bench/stackbench.sh exits 0" [ "$rc" = 0 ]
 t=$out/table.md
 sections=$(grep -c '^## \(pthread\|fork\|clone\), ' "$t" 2>/dev/null || echo 0)
 check "table.md: a section per operation, pinned and not (6: $sections)" [ "$sections" = 6 ]
-rows() { grep -cE '^\| (novmap|vmap) \| [0-9]+ / [0-9]+ / [0-9]+ \| [^|]+ \| [0-9]+ / [0-9]+ / [0-9]+ \| ' "$t"; }
-check "table.md: each section has both rows, with min / median / max under wall and icount ($(rows) of 12)" [ "$(rows)" = 12 ]
+rows() { grep -cE '^\| (novmap|vmap|stock) \| [0-9]+ / [0-9]+ / [0-9]+ \| [^|]+ \| [0-9]+ / [0-9]+ / [0-9]+ \| ' "$t"; }
+check "table.md: each section has the three rows, with min / median / max under wall and icount ($(rows) of 18)" [ "$(rows)" = 18 ]
 check "table.md: the counters are numbers (the patch series' kstack_cache_* in /proc/vmstat)" \
 	grep -qE '^\| vmap \| .*\| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]+ -> [0-9]+ \|$' "$t"
+check "table.md: Debian's stock kernel has no counters (they are patch 0001's)" \
+	grep -qE '^\| stock \| .*\| - \| - \| - \| - \| [0-9]+ -> [0-9]+ \|$' "$t"
+stock_beside() { [ "$(grep -cE '^\| (pthread|fork|clone) \| (wall|icount) \| [0-9]+ \| [0-9]+ \| [0-9.]+ \|$' "$t")" = 6 ]; }
+check "table.md: the stock kernel beside vmap, each operation under each clock" stock_beside
 check "table.md: the series' numbers beside ours" grep -q '^| vmap with the cache of 2, against novmap | -0.8 us | ' "$t"
 svg_ok() {
 	/usr/bin/python3 -c '
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 bars = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.find("{http://www.w3.org/2000/svg}title") is not None]
-sys.exit(0 if len(bars) == 6 else 1)' "$out/plot.svg"
+sys.exit(0 if len(bars) == 9 else 1)' "$out/plot.svg"
 }
-check "plot.svg: well-formed SVG, a bar for each of 2 rows x 3 operations" svg_ok
+check "plot.svg: well-formed SVG, a bar for each of 3 rows x 3 operations" svg_ok
 check "highwater.md: after boot and after the workload" sh -c \
 	"grep -qE '^\\| after boot \\| [0-9]+ \\| ' '$out/highwater.md' && grep -qE '^\\| after workload \\| [0-9]+ \\| ' '$out/highwater.md'"
 
@@ -44,11 +49,20 @@ check "record.sh: the record says which target, when, and on how many CPUs" \
 kept_and_shown() { [ "$(sed 1d "$rec")" = 'took 12 s' ] && grep -qx 'took 12 s' "$b/rec.out"; }
 check "record.sh: the record holds the output, and shows it" kept_and_shown
 rc=0
-LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-fake sh -c 'echo "half a result"; exit 3' >"$b/fail.out" 2>&1 || rc=$?
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-fake sh -c 'echo "half a result"; exit 2' >"$b/fail.out" 2>&1 || rc=$?
 failed_kept() {
-	[ "$rc" != 0 ] && grep -q 'make bench-fake failed (status 3)' "$b/fail.out" && [ "$(sed 1d "$rec")" = 'took 12 s' ]
+	[ "$rc" != 0 ] && grep -q 'make bench-fake failed (status 2)' "$b/fail.out" && [ "$(sed 1d "$rec")" = 'took 12 s' ]
 }
 check "record.sh: a failed measurement fails, says so, and keeps the old record" failed_kept
+# Status 3 is a refusal that said why in its own line (needs_series): it
+# fails and keeps the old record, with no second line.
+rc=0
+LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-fake sh -c 'echo "x: error: it needs the lab kernel" >&2; exit 3' >"$b/refuse.out" 2>&1 || rc=$?
+refused_kept() {
+	[ "$rc" = 3 ] && [ "$(grep -c . "$b/refuse.out")" = 1 ] && grep -q 'needs the lab kernel' "$b/refuse.out" &&
+		! grep -q 'failed' "$b/refuse.out" && [ "$(sed 1d "$rec")" = 'took 12 s' ]
+}
+check "record.sh: a refusal (status 3) fails with its own line only, and keeps the old record" refused_kept
 LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-table printf '# T\n| a | b |\n|---|---|\n| 1 | 2 |\nsee %s/out/x\n' "$LAB_ROOT" >/dev/null 2>&1
 printf '%s\n' intro '<!-- bench bench-fake -->' old '<!-- end bench bench-fake -->' \
 	'<!-- bench bench-table -->' old '<!-- end bench bench-table -->' \
@@ -71,7 +85,7 @@ unrecorded_kept() {
 check "doc.sh: a section with no record keeps its text, says so, and the page keeps its prose" unrecorded_kept
 rm -rf "$b"
 # Every section of bench/README.md is a record of its own target.
-sections=$(sed -n 's/^<!-- bench \([a-z0-9-]*\) -->$/\1/p' "$LAB_ROOT/bench/README.md")
+sections=$(sed -n 's/^<!-- bench \([a-z0-9.-]*\) -->$/\1/p' "$LAB_ROOT/bench/README.md")
 unrecorded=''
 for name in $sections; do
 	sed -n "/^<!-- bench $name -->\$/{n;p;}" "$LAB_ROOT/bench/README.md" | grep -q "^Measured by make $name, " ||

@@ -25,7 +25,8 @@ KERNEL_CONFIG=''
 # KASLR as Debian boots it; a live gdb adds nokaslr itself.
 KERNEL_CMDLINE=''
 # The capture kernel is Debian's whole image and its modules: 64M, the lab
-# kernel's, is too small (make bench-crashkernel KERNEL=debian).
+# kernel's, fails to arm; 96M is the smallest that wrote the vmcore (make
+# bench-crashkernel KERNEL=debian); 192M, twice that, is what runs here.
 KERNEL_CRASHKERNEL=192M
 # Its drivers are modules: the initramfs carries these from the image's own
 # package, with what they depend on, loaded by the guest's init first.
