@@ -24,6 +24,9 @@
 #   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
 #        bench-crashkernel | bench-latency    one measurement each
 #   make bench-doc     bench/README.md's tables, from the last measurements
+#   make soak [SCENARIO=a,b] [N=10]   each scenario N times in a row, a table
+#                      of what each run said (default: every fatal scenario);
+#                      make bench-soak keeps that table for bench/README.md
 # Every target takes KERNEL= and LINUX= (vm/kernels/KERNEL-LINUX.sh) and
 # VARIANT= (the description's variants; its first by default).
 
@@ -31,6 +34,9 @@ KERNEL   ?= lab
 LINUX    ?= 6.1
 VARIANT  ?=
 SCENARIO ?= RECURSE_TASK
+# make soak: the SCENARIO given on the command line or in the environment,
+# else every fatal one (vm/soak.sh), not the default above.
+SOAK_SCENARIO = $(if $(filter file,$(origin SCENARIO)),,$(SCENARIO))
 APPEND   ?=
 DUMP     ?= out/latest
 ACCEL    ?= auto
@@ -41,7 +47,7 @@ BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
 	crash crash-tool report test bench bench-build bench-cold bench-crash bench-boot bench-kdump \
-	bench-crashkernel bench-latency bench-doc clean
+	bench-crashkernel bench-latency bench-doc soak bench-soak clean
 
 all: build
 
@@ -112,6 +118,12 @@ bench-crashkernel: build
 
 bench-latency: build crash-tool
 	@$(BENCH) $@ bench/latency.sh
+
+soak: deps
+	@SCENARIO=$(SOAK_SCENARIO) vm/builders/prepare.sh $(VARIANT) -- vm/soak.sh
+
+bench-soak: deps
+	@SCENARIO=$(SOAK_SCENARIO) vm/builders/prepare.sh $(VARIANT) -- $(BENCH) $@ vm/soak.sh
 
 bench-doc:
 	@bench/doc.sh

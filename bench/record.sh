@@ -15,6 +15,8 @@ case $name in
 esac
 # Another kernel's measurement is a record of its own (bench-boot-debian-6.1).
 [ "$LAB_KERNEL" = lab-6.1 ] || name=$name-$LAB_KERNEL
+# So is another variant's (bench-soak-orc).
+[ -z "${VARIANT:-}" ] || [ "$VARIANT" = "$DEFAULT_VARIANT" ] || name=$name-$VARIANT
 mkdir -p "$LAB_OUT/bench"
 rec=$LAB_OUT/bench/$name.txt
 remove_on_exit "$rec.tmp.$$" "$rec.rc.$$"
