@@ -44,7 +44,8 @@ rows=$out/rows.tsv
 facts() {
 	rep=$1/report.txt
 	res=$(cat "$1/result" 2>/dev/null || echo error)
-	v=$(sed -n '/^===== verdict/,/^=====/p' "$rep" 2>/dev/null)
+	# No report (no dump was taken): every fact but the result is "-".
+	v=$(sed -n '/^===== verdict/,/^=====/p' "$rep" 2>/dev/null || true)
 	kind=$(echo "$v" | sed -n 's/^stack overflow: \([A-Z]*\) stack.*/\1/p' | head -1)
 	task=$(echo "$v" | sed -n 's/^  context: .*(pid [0-9]* "\([^"]*\)").*/\1/p' | head -1)
 	[ -n "$task" ] || task=$(echo "$v" | sed -n 's/^stack overflow: .*pid [0-9]* "\([^"]*\)".*/\1/p' | head -1)

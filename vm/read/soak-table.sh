@@ -5,8 +5,9 @@
 # A line per run, then per scenario: how many runs gave its usual answer
 # (the one most runs gave; on a tie, the earliest run's), and the runs
 # that differ. Runs are compared on result, stack, task, the cycle's
-# function (not its count, which the random stack offset moves) and
-# whether the readers agreed; never on the wall time.
+# function (not its count, which the random stack offset moves), the
+# task (a per-CPU thread's name without its CPU) and whether the readers
+# agreed; never on the wall time.
 set -eu
 rows=${1:?usage: soak-table.sh ROWS TITLE}
 title=${2:?usage: soak-table.sh ROWS TITLE}
@@ -22,7 +23,9 @@ echo "|---|---|---|---|"
 awk -F '\t' '
 {
 	c = $6; sub(/ \(x[0-9]+\)$/, "", c)
-	key = $3 ", " $4 ", " $5 ", " c ", " $7
+	# A per-CPU thread is the same task on any CPU: swapper/0, swapper/1.
+	t = $5; sub(/\/.*$/, "/", t)
+	key = $3 ", " $4 ", " t ", " c ", " $7
 	if (!($1 in nr)) order[++ns] = $1
 	run[$1, ++nr[$1]] = $2; keyof[$1, nr[$1]] = key; cnt[$1, key]++
 }
