@@ -39,30 +39,32 @@ raw=$out/stackbench.raw
 clocks="wall icount"
 [ "$(ACCEL=auto "$LAB_ROOT/vm/boot/accel.sh")" = kvm ] && clocks="$clocks kvm"
 
-# build KERNEL VARIANT: the kernel, lkdtm-ext and the initramfs.
-build() {
-	KERNEL=$1 "$LAB_ROOT/vm/builders/kernel.sh" "$2" && KERNEL=$1 "$LAB_ROOT/vm/builders/module.sh" "$2" &&
-		KERNEL=$1 "$LAB_ROOT/vm/builders/initramfs.sh" "$2"
-}
+# row_of ROW: the kernel, variant and boot parameter ROW runs with.
 lab=${KERNEL:-lab}
-for row in $ROWS; do
-	case $row in
-	stock) build "$STOCK_KERNEL" stock ;;
-	novmap) build "$lab" novmap ;;
-	*) build "$lab" vmap ;;
+row_of() {
+	kernel=$lab variant=vmap opt=''
+	case $1 in
+	stock) kernel=$STOCK_KERNEL variant=stock ;;
+	novmap) variant=novmap ;;
+	vmap) ;;
+	*) opt=$1 ;;
 	esac
+}
+# Each kernel the rows need, built once: the kernel, lkdtm-ext, the initramfs.
+built=''
+for row in $ROWS; do
+	row_of "$row"
+	case " $built " in *" $kernel/$variant "*) continue ;; esac
+	built="$built $kernel/$variant"
+	KERNEL=$kernel "$LAB_ROOT/vm/builders/kernel.sh" "$variant" &&
+		KERNEL=$kernel "$LAB_ROOT/vm/builders/module.sh" "$variant" &&
+		KERNEL=$kernel "$LAB_ROOT/vm/builders/initramfs.sh" "$variant"
 done
 
 total=$(($(echo "$ROWS" | wc -w) * $(echo "$clocks" | wc -w) * RUNS))
 i=0
 for row in $ROWS; do
-	kernel=$lab variant=vmap opt=''
-	case $row in
-	stock) kernel=$STOCK_KERNEL variant=stock ;;
-	novmap) variant=novmap ;;
-	vmap) ;;
-	*) opt=$row ;;
-	esac
+	row_of "$row"
 	for clock in $clocks; do
 		run_no=1
 		while [ "$run_no" -le "$RUNS" ]; do

@@ -20,11 +20,8 @@ for o in CONFIG_UNWINDER_ORC=y CONFIG_RANDOMIZE_BASE=y CONFIG_RANDOMIZE_MEMORY=y
 done
 check "orc: no frame pointer" sh -c "! grep -q '^CONFIG_FRAME_POINTER=y' '$cfg'"
 
-# The fatal ones: those that end by kdump on vmap.
-fatal_names=$(scenario_names | while read -r s; do
-	case $(scenario_field "$s" vmap) in *kdump*) echo "$s" ;; esac
-done)
-catalogue orc "${ONLY:-$fatal_names}" vmap
+# The fatal ones: those that end by kdump on vmap (vm/lib.sh).
+catalogue orc "${ONLY:-$(fatal_scenarios)}" vmap
 
 kstack_offsets orc
 

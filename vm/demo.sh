@@ -13,10 +13,7 @@ if [ -n "${MODULE:-}" ]; then
 fi
 
 SCENARIO=${SCENARIO:-RECURSE_TASK}
-for one in $(echo "$SCENARIO" | tr , ' '); do
-	"$LAB_ROOT/vm/list.sh" | grep -q "^$one " ||
-		die "unknown SCENARIO '$one'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
-done
+check_scenarios "$(echo "$SCENARIO" | tr , ' ')"
 QEMU_DUMP=${QEMU_DUMP:-1}
 export SCENARIO
 check_series_args "${APPEND:-}"

@@ -88,6 +88,19 @@ needs_series() {
 		"${0##*/}" "$1" "$2" "$LAB_KERNEL" >&2
 	exit 3
 }
+# check_scenarios "A B": each a scenario of make list, or one line that
+# names the valid ones, and exit.
+check_scenarios() {
+	for one in $1; do
+		"$LAB_ROOT/vm/list.sh" | grep -q "^$one " ||
+			die "unknown SCENARIO '$one'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
+	done
+}
+# fatal_scenarios: those whose vmap outcome in tests/scenarios.tsv is a
+# kdump, one per line, in the table's order.
+fatal_scenarios() {
+	awk -F '\t' '!/^#/ && $5 ~ /result=kdump/ { print $1 }' "$LAB_ROOT/tests/scenarios.tsv"
+}
 # check_series_args ARGS: the kernel parameters that only the series
 # adds (patches/README.md), each with the patch that adds it.
 check_series_args() {

@@ -25,15 +25,11 @@ N=${N:-10}
 case $N in '' | *[!0-9]* | 0) die "N='$N' is not a count of runs (1 or more)" ;; esac
 variant=${VARIANT:-$DEFAULT_VARIANT}
 check_variant "$variant"
-tsv=$LAB_ROOT/tests/scenarios.tsv
 if [ -n "${SCENARIO:-}" ]; then
 	names=$(echo "$SCENARIO" | tr , ' ')
-	for s in $names; do
-		"$LAB_ROOT/vm/list.sh" | grep -q "^$s " ||
-			die "unknown SCENARIO '$s'; valid: $("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1 | tr '\n' ' ')"
-	done
+	check_scenarios "$names"
 else
-	names=$(awk -F '\t' '!/^#/ && $5 ~ /result=kdump/ { print $1 }' "$tsv" | tr '\n' ' ')
+	names=$(fatal_scenarios | tr '\n' ' ')
 fi
 out=${SOAK_OUT:-$LAB_OUT/soak-$variant}
 mkdir -p "$out"

@@ -4,10 +4,10 @@
 #   scenario run result stack task cycle agree wall
 # A line per run, then per scenario: how many runs gave its usual answer
 # (the one most runs gave; on a tie, the earliest run's), and the runs
-# that differ. Runs are compared on result, stack, task, the cycle's
-# function (not its count, which the random stack offset moves), the
-# task (a per-CPU thread's name without its CPU) and whether the readers
-# agreed; never on the wall time.
+# that differ. Runs are compared on result, stack, the task (a per-CPU
+# thread's name without its CPU), the cycle's function (not its count,
+# which the random stack offset moves) and whether the readers agreed;
+# never on the wall time.
 set -eu
 rows=${1:?usage: soak-table.sh ROWS TITLE}
 title=${2:?usage: soak-table.sh ROWS TITLE}
