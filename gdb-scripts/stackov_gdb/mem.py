@@ -112,10 +112,7 @@ class GdbTarget(Target):
 
     def _field(self, struct, member):
         t = self._type(struct)
-        for f in t.fields() if t is not None else ():
-            if f.name == member:
-                return f
-        return None
+        return _find_field(t, member, 0) if t is not None else None
 
     def offsetof(self, struct, member):
         f = self._field(struct, member)
@@ -149,6 +146,29 @@ class GdbTarget(Target):
         if cpu < 1 << 31:
             return cpu
         return self.selected_cpu() if self.live() else None
+
+
+class _Field:
+    """A member at its offset in the outer struct (bits)."""
+
+    def __init__(self, bitpos, type_):
+        self.bitpos = bitpos
+        self.type = type_
+
+
+def _find_field(t, member, base):
+    """@member of struct type @t, looked for also inside its anonymous
+    structs and unions (vmap_area's vm, in a union with subtree_max_size),
+    with its offset from the start of the outer struct."""
+    for f in t.fields():
+        if f.name == member:
+            return _Field(base + f.bitpos, f.type)
+        inner = f.type.strip_typedefs()
+        if f.name is None and inner.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            found = _find_field(inner, member, base + f.bitpos)
+            if found is not None:
+                return found
+    return None
 
 
 def target():
