@@ -36,7 +36,23 @@ lines=$(kernel_log "$log" |
 	grep -E 'BUG: .*stack guard page was hit|stack guard page: |Kernel panic - not syncing|lkdtm_ext: (Performing|FAIL|XFAIL|.*: result )|labtrig:|kernel stack overflow|^lab: (kdump|capture)' || true)
 echo "${lines:-(no stack report on the console)}"
 
-if [ "$QEMU_DUMP" = 1 ] && [ "$(cat "$run/result")" = kdump ]; then
+result=$(cat "$run/result")
+# kdump armed and no capture: say why. QEMU's own dump still catches the
+# panic (pvpanic), so the readers have a dump all the same.
+if [ "${KDUMP:-1}" = 1 ] && [ ! -f "$run/vmcore" ]; then
+	case $result in
+	kdump | panic | timeout)
+		why=$(kdump_failure "$run")
+		echo "kdump_error=$why" >>"$run/run.env"
+		say "kdump failed: $why"
+		;;
+	esac
+fi
+case $result in
+kdump | panic | timeout) dumpable=1 ;;
+*) dumpable=0 ;;
+esac
+if [ "$QEMU_DUMP" = 1 ] && [ "$dumpable" = 1 ]; then
 	say "booting $SCENARIO again for QEMU's own dump (dump-guest-memory on pvpanic)"
 	# No crash kernel to reserve, and the ELF dump is the size of memory.
 	RUN_DIR=$run/qemu-dump KDUMP=0 QEMU_DUMP=1 LAB_SHOW=0 LAB_LATEST=0 LAB_MEM=${QEMU_DUMP_MEM:-256M} \

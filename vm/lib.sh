@@ -129,6 +129,54 @@ kernel_log() {
 	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'
 }
 
+# kdump_failure RUN_DIR: one line saying why a run armed with kdump got
+# no capture: the guest's own word when arming failed, else what the
+# capture kernel said last (its panic, an out-of-memory) when it booted
+# (a second "Linux version" on the console), else that it never started.
+kdump_failure() {
+	kernel_log "$1/console.log" | awk -v res="$(cat "$1/result" 2>/dev/null)" '
+		/^lab: kdump FAILED to arm/ || /^lab: kdump: / { arm = $0 }
+		/^Linux version / { boots++ }
+		boots > 1 && !why && (/Kernel panic - not syncing/ || /Out of memory/) { why = $0 }
+		END {
+			if (arm != "") print "kdump did not arm: " substr(arm, 6)
+			else if (boots > 1 && why != "") print "the capture kernel failed: " why
+			else if (boots > 1) print "the capture kernel booted but wrote no dump (result " res ")"
+			else print "the capture kernel never started (result " res ")"
+		}'
+}
+
+# crash_limitation ERROR [VERDICT]: the crash 8.0.6 limitation behind one of
+# its bt errors, in one line, or nothing when the error is not one the lab
+# has traced to crash's code. VERDICT is stackov's JSON on the same dump.
+# - x86_64_get_dumpfile_stack_frame() searches every IST stack of a CPU it
+#   has no saved registers for (in QEMU's dump, a CPU that panic stopped);
+#   x86_64_exception_stacks_init() names them from the IDT gates that use
+#   them, and gives size 0 to one that no gate uses: the VC stack on a
+#   kernel without CONFIG_AMD_MEM_ENCRYPT, the MCE stack without
+#   CONFIG_X86_MCE (the lab kernel has neither; Debian's has both, and its
+#   dumps show no such error).
+# - x86_64_in_irqstack() finds the interrupted stack from the exception
+#   frame's saved rsp, which an IRQ-stack overflow leaves in the guard page
+#   below the IRQ stack: bt cannot cross from the #DF stack.
+crash_limitation() {
+	case $1 in
+	*'invalid size request: 0'*'stack contents'* | *'read of stack at fffffe'*)
+		echo "crash 8.0.6 reads an IST stack no IDT gate uses (this kernel has no CONFIG_AMD_MEM_ENCRYPT or CONFIG_X86_MCE) as size 0, while it looks for the registers of a CPU that panic stopped, which leaves the panic task's bt as it is" ;;
+	*'cannot transition from exception stack to current process stack'*)
+		rsp=$(printf '%s' "${2:-}" | sed -n 's/.*"rsp":"\([0-9a-f]*\)".*/\1/p')
+		lo=$(printf '%s' "${2:-}" | sed -n 's/.*"lo":"\([0-9a-f]*\)".*/\1/p')
+		case ${2:-} in
+		*'"stack":"IRQ"'*)
+			# Both 16 hex digits: as strings, in the order of the numbers.
+			[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
+				[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
+				echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the IRQ stack ($lo), in its guard page: bt cannot leave the #DF stack" ;;
+		esac ;;
+	esac
+	true
+}
+
 # series_patches DIR: the patch files DIR/series names, in order.
 series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
@@ -159,10 +207,11 @@ new_run_dir() {
 }
 
 # run_dir LABEL VARIANT: this run's directory, as an absolute path: the
-# caller's RUN_DIR (made if missing), else a new one (new_run_dir).
+# caller's RUN_DIR (made if missing), else a new one (new_run_dir). Only
+# its owner may enter it: a dump holds all of the guest's memory.
 run_dir() {
 	if [ -n "${RUN_DIR:-}" ]; then
-		mkdir -p "$RUN_DIR" && CDPATH='' cd -- "$RUN_DIR" && pwd
+		mkdir -p "$RUN_DIR" && chmod 700 "$RUN_DIR" && CDPATH='' cd -- "$RUN_DIR" && pwd
 	else
 		new_run_dir "$1" "$2"
 	fi

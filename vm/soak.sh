@@ -11,7 +11,7 @@
 # stackov said the same, word for word, on each dump; wall: seconds.
 # A scenario's usual answer is the one most of its runs gave (all but the
 # count and the wall time); a run that differs keeps its run directory
-# and is named under the table; the others are removed once read.
+# and is named under the table; the others lose their dumps once read.
 # SCENARIO=a,b (default: every scenario whose vmap outcome in
 # tests/scenarios.tsv is a kdump), N (10), VARIANT, SOAK_OUT
 # (out/soak-VARIANT), KEEP=1 (keep every run). Writes SOAK_OUT/table.md
@@ -89,7 +89,8 @@ done
 	>"$out/table.md"
 sed -n 's/^| \([A-Z0-9_]*\) | [0-9]* of [0-9]* | .* | run \(.*\) |$/\1 \2/p' "$out/table.md" >"$out/differ.txt"
 
-# Keep the runs that differ; the others' dumps can go.
+# Keep the runs that differ whole; of the others, the dumps can go (tens
+# of MiB each), their logs, manifest and report stay.
 bad=0
 for s in $names; do
 	keep=$(sed -n "s/^$s //p" "$out/differ.txt")
@@ -98,7 +99,9 @@ for s in $names; do
 	while [ "$k" -le "$N" ]; do
 		case " $keep " in
 		*" $k "*) ;;
-		*) [ "${KEEP:-0}" = 1 ] || rm -rf "${out:?}/$s-$k" ;;
+		*) [ "${KEEP:-0}" = 1 ] || [ ! -d "$out/$s-$k" ] ||
+			find "$out/$s-$k" \( -name 'vmcore' -o -name 'vmcore.elf' -o -name 'qemu-vmcore' \
+				-o -name 'qemu-vmcore.elf' -o -name vmlinux -o -name '*.ko' -o -name '*.disk' \) -delete ;;
 		esac
 		k=$((k + 1))
 	done

@@ -19,20 +19,37 @@ remove_on_exit "$q.tmp"
 # note WHAT: a heading in collect.log, so each step's messages stay apart.
 note() { printf '== %s\n' "$*" >>"$log"; }
 
+# full: " (FS is full: N KiB free)" when the run's filesystem has no room
+# left, the likeliest cause of a write that failed.
+full() {
+	# shellcheck disable=SC2046 # two words
+	set -- $(df -Pk "$run" | awk 'NR == 2 { print $4, $6 }')
+	[ "${1:-1024}" -lt 1024 ] && echo " ($2 is full: $1 KiB free)"
+	true
+}
+
 status=0
-for d in "kdump vmcore" "kdump-elf vmcore.elf"; do
-	disk=$run/${d% *}.disk out=$run/${d#* }
+for d in "kdump vmcore vda" "kdump-elf vmcore.elf vdb"; do
+	# shellcheck disable=SC2086 # three words
+	set -- $d
+	disk=$run/$1.disk out=$run/$2
 	[ -f "$disk" ] || continue
 	note "makedumpfile -R: ${disk##*/} -> ${out##*/}"
-	if [ "$(head -c 12 "$disk")" = makedumpfile ]; then
-		if makedumpfile -R "$out" <"$disk" >>"$log" 2>&1; then
-			say "$(basename "$out"): $(du -m "$out" | cut -f1) MiB"
-		else
-			say "makedumpfile -R failed for $disk; see $run/collect.log"
-			status=1
-		fi
+	# Only a copy the capture kernel finished is whole; written to a
+	# temporary name first, so a cut one never passes for a dump.
+	remove_on_exit "$out.tmp"
+	if ! tr -d '\r' <"$run/console.log" | grep -q "^lab: capture: makedumpfile .* to /dev/$3 done"; then
+		say "no $2: the capture kernel did not finish writing it (no \"to /dev/$3 done\" on the console)"
+		status=1
+	elif [ "$(head -c 12 "$disk")" != makedumpfile ]; then
+		say "no $2 on $(basename "$disk"): the capture kernel did not write one"
+		status=1
+	elif makedumpfile -R "$out.tmp" <"$disk" >>"$log" 2>&1 && mv "$out.tmp" "$out"; then
+		say "$2: $(du -m "$out" | cut -f1) MiB"
 	else
-		say "no dump on $(basename "$disk"): the capture kernel did not write one"
+		why="$(full): $(grep -m1 -iE 'no space|error|fail|can.t' "$log" | cut -c1-120)"
+		rm -f "$out.tmp"
+		say "makedumpfile -R failed for $2$why"
 		status=1
 	fi
 	rm -f "$disk"
@@ -43,7 +60,9 @@ if [ -f "$q" ] && [ "$(head -c 12 "$q")" = makedumpfile ]; then
 	if makedumpfile -R "$q.tmp" <"$q" >>"$log" 2>&1; then
 		mv "$q.tmp" "$q"
 	else
-		say "makedumpfile -R failed for the QEMU dump; see $run/collect.log"
+		why=$(full)
+		rm -f "$q.tmp" "$q"
+		say "makedumpfile -R failed for the QEMU dump$why; see $run/collect.log"
 		status=1
 	fi
 fi
@@ -74,10 +93,13 @@ for f in "$run/vmcore" "$q"; do
 	fi
 	rm -f "$f.log-cmd"
 done
-# Each dump's size as written, so a later truncation is named as such.
+# Each dump's size and CRC (cksum) as written, so a later truncation or
+# change is named as such.
 [ -f "$q.elf" ] && say "qemu-vmcore.elf: $(du -m "$q.elf" | cut -f1) MiB"
 for f in "$run/vmcore" "$run/vmcore.elf" "$q" "$q.elf"; do
-	[ -f "$f" ] && stat -c %s "$f" >"$f.size"
+	[ -f "$f" ] || continue
+	stat -c %s "$f" >"$f.size"
+	cksum <"$f" | cut -d' ' -f1 >"$f.cksum"
 done
 
 exit $status

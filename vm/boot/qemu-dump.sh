@@ -31,10 +31,10 @@ dump() {
 		d=$(qmp '{"execute":"query-dump"}')
 		case $d in
 		*'"status": "completed"'*) echo "dump completed" >>"$log"; break ;;
-		*'"status": "failed"'*) echo "dump FAILED: $d" >>"$log"; break ;;
+		*'"status": "failed"'*) echo "dump FAILED: $d" >>"$log"; rm -f "$3"; break ;;
 		esac
 		i=$((i + 1))
-		[ $i -gt 600 ] && { echo "dump did not complete in 3 minutes" >>"$log"; break; }
+		[ $i -gt 600 ] && { echo "dump did not complete in 3 minutes" >>"$log"; rm -f "$3"; break; }
 		sleep 0.3
 	done
 }

@@ -67,6 +67,10 @@ kernel=$(kernel_image "$VARIANT")
 initrd=${INITRD:-$(initramfs_image "$VARIANT")}
 [ -f "$kernel" ] || die "no kernel for $VARIANT: $kernel (make kernel VARIANT=$VARIANT)"
 [ -f "$initrd" ] || die "no initramfs for $VARIANT: $initrd (make initramfs VARIANT=$VARIANT)"
+# A build writes lab-key last: without it the tree is half-built (an
+# interrupted build), its bzImage and vmlinux perhaps from two builds.
+[ -f "$(kbuild_dir "$VARIANT")/lab-key" ] ||
+	die "kernel $VARIANT is half-built (its build did not finish): make kernel VARIANT=$VARIANT finishes it"
 
 accel=$(ACCEL=${ACCEL:-auto} VARIANT=$VARIANT "$LAB_ROOT/vm/boot/accel.sh")
 case $accel in
@@ -80,6 +84,25 @@ new=0
 [ -n "${RUN_DIR:-}" ] || new=1
 RUN_DIR=$(run_dir "$(echo "${SCENARIO:-$LAB_MODE}" | tr , +)" "$VARIANT")
 [ ! -e "$RUN_DIR/console.log" ] || die "$RUN_DIR already holds a run"
+
+# A run that takes a dump needs room for it: kdump's two formats (and,
+# while they are copied, the raw disks they come from), or QEMU's ELF
+# dump, as big as the guest's memory. Refused before the boot, in one line.
+need=0
+[ "$KDUMP" = 1 ] && need=256
+if [ "$QEMU_DUMP" = 1 ]; then
+	mem=$(echo "$LAB_MEM" | sed 's/[Gg]$/*1024/; s/[Mm]$//' | bc)
+	need=$((mem + 64))
+fi
+need=${LAB_MIN_FREE_MB:-$need}
+if [ "$need" -gt 0 ]; then
+	# shellcheck disable=SC2046 # two words
+	set -- $(df -Pm "$RUN_DIR" | awk 'NR == 2 { print $4, $6 }')
+	if [ "$1" -lt "$need" ]; then
+		[ "$new" = 1 ] && rmdir "$RUN_DIR"
+		die "$RUN_DIR: only $1 MiB free on $2; a run with a dump needs about $need MiB (LAB_MIN_FREE_MB)"
+	fi
+fi
 [ "$new" = 1 ] && [ "${LAB_LATEST:-1}" = 1 ] && set_latest "$RUN_DIR"
 
 free_port() {
@@ -121,7 +144,9 @@ if [ "$KDUMP" = 1 ]; then
 	for disk in kdump kdump-elf; do
 		truncate -s "$LAB_MEM" "$RUN_DIR/$disk.disk"
 		truncate -s +64M "$RUN_DIR/$disk.disk"
-		set -- "$@" -drive "file=$RUN_DIR/$disk.disk,format=raw,if=virtio"
+		# A write that fails (a full disk) fails in the guest, whose
+		# makedumpfile says so, instead of pausing the VM (werror=enospc).
+		set -- "$@" -drive "file=$RUN_DIR/$disk.disk,format=raw,if=virtio,werror=report,rerror=report"
 	done
 	capdisk=$("$LAB_ROOT/vm/boot/capture-disk.sh" "$VARIANT")
 	set -- "$@" -drive "file=$capdisk,format=raw,if=virtio,readonly=on"
@@ -221,8 +246,28 @@ if [ -n "$tailpid" ]; then
 	tailpid=''
 fi
 
-if [ $rc = 124 ] || [ $rc = 137 ]; then
+# How QEMU ended. timeout(1) says 124 when the limit stopped it, 137 when
+# it also took a KILL; a KILL from anyone else is 137 too, before the
+# limit. QEMU stopped by a TERM or an INT says so in qemu.log and exits 0.
+# Stopped either way it wrote nothing more: a kdump copy under way is cut.
+wall=$(echo "$end - $start" | bc)
+secs=${wall%.*}
+secs=${secs:-0}
+why='' result=''
+if [ $rc = 124 ] || { [ $rc = 137 ] && [ "$secs" -ge "$VM_TIMEOUT" ]; }; then
 	result=timeout
+elif [ $rc -gt 128 ]; then
+	why="QEMU was killed by signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))) after $secs s"
+elif s=$(grep -m1 -o 'terminating on signal [0-9]*.*' "$RUN_DIR/qemu.log"); then
+	why="QEMU stopped: $s, after $secs s"
+fi
+if [ -n "$why" ]; then
+	result=error
+	if grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
+		why="$why, during the kdump capture: no dump is taken from it"
+	fi
+elif [ "$result" = timeout ]; then
+	:
 elif grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
 	result=kdump
 elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log" ||
@@ -240,7 +285,8 @@ fi
 echo "$result" >"$RUN_DIR/result"
 {
 	echo "result=$result"
-	echo "wall=$(echo "$end - $start" | bc)"
+	[ -n "$why" ] && echo "error=$why"
+	echo "wall=$wall"
 	echo "qemu_rc=$rc"
 	# Where the guest loaded the module: gdb's add-symbol-file needs it.
 	t=$(tr -d '\r' <"$RUN_DIR/console.log" | sed -n 's/^lab: module lkdtm_ext \.text //p' | head -1)
@@ -253,10 +299,14 @@ echo "$result" >"$RUN_DIR/result"
 			sub(/^lab: usermod [^ ]*\.ko failed to load: /, ""); print "usermod=failed"; print "usermod_error=" $0 }
 		/^lab: usermod [^ ]* loaded; / { print "usermod=loaded" }
 		/^lab: usermod [^ ]*: nothing happened/ { print "usermod=idle" }
+		/^lab: usermod [^ ]*: its init did not return/ { print "usermod=hung" }
 		/^lab: dmesg: / { sub(/^lab: dmesg: \[ *[0-9.]*\] /, ""); if ($0 !~ /^lab/) k = $0 }
 		END { if (k != "") print "usermod_kernel=" k }'
 } >>"$RUN_DIR/run.env"
-if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
+if [ -n "$why" ]; then
+	# Whatever the dump disks or QEMU's dump file hold is cut short.
+	rm -f "$RUN_DIR"/*.disk "$RUN_DIR/qemu-vmcore" "$RUN_DIR/qemu-vmcore.elf"
+elif [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
 	"$LAB_ROOT/vm/boot/collect.sh" "$RUN_DIR" || true
 fi
 case $result in
@@ -266,6 +316,10 @@ timeout)
 	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"
 	exit 1 ;;
 error)
+	if [ -n "$why" ]; then
+		say "run error: $why; console: $RUN_DIR/console.log"
+		exit 1
+	fi
 	[ -s "$RUN_DIR/qemu.log" ] && sed 's/^/  qemu: /' "$RUN_DIR/qemu.log" >&2
 	say "QEMU exited (status $rc) without a power-off or a panic; console: $RUN_DIR/console.log"
 	exit 1 ;;

@@ -9,6 +9,8 @@
 # (drgn's limit of 1024 frames, crash's "cannot transition" between
 # stacks). stackov's frames stay in the report as they are.
 set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../lib.sh"
 rep=${1:?usage: peers.sh REPORT DUMP}
 d=${2:?usage: peers.sh REPORT DUMP}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-peers.XXXXXX")
@@ -41,7 +43,11 @@ if grep -q '^1 ' "$tmp/crash.all"; then
 else
 	sed 's/^0 //' "$tmp/crash.all"
 fi >"$tmp/crash.raw"
-crash_why=$(section "crash on $d" | grep -m1 -E '^bt: ' || true)
+# Why crash's bt of the panic task stopped: its own error, not one of
+# crash's start-up (which runs bt on every CPU), unless that is all.
+crash_why=$(section "crash on $d" | sed -n '/^PID: .*COMMAND: /,$p' | grep -m1 -E '^bt: ' || true)
+crash_start=$(section "crash on $d" | sed '/^PID: .*COMMAND: /,$d' | grep -m1 -E '^bt: ' || true)
+crash_json=$(section "crash on $d" | grep -m1 '^{"stack":' || true)
 
 # drgn's stack_trace(): "#A[-#B] 0xPC name at ..."; lines with one pc are
 # one frame (the last is the function, the others inlined in it); #A-#B
@@ -113,6 +119,10 @@ compare() {
 }
 
 compare "crash's bt" "$tmp/crash.raw" "$crash_why"
+lim=$(crash_limitation "$crash_why" "$crash_json")
+[ -n "$lim" ] && echo "on $d, crash's bt met a limitation of crash's: $lim"
+lim=$(crash_limitation "$crash_start" "$crash_json")
+[ -n "$lim" ] && echo "on $d, crash's start-up met a limitation of crash's (\"$crash_start\"): $lim"
 dwhy=${drgn_why:+drgn: $drgn_why}
 [ "${drgn_all:-0}" -ge 1024 ] && dwhy="drgn's limit of 1024 frames"
 compare "drgn's stack_trace" "$tmp/drgn.raw" "$dwhy"

@@ -7,9 +7,13 @@
 # stackov's frames beside crash's bt and drgn's stack_trace (peers.sh). Writes
 # RUN_DIR/report.txt and prints a short summary. A reader that fails or
 # times out is named in both, and the others still run; the exit status
-# is 1 when any produced nothing. One that ran but reported an error (crash's
-# bt that cannot cross from one stack to the next) is named with the
-# error, in both too.
+# is 1 when any produced nothing. One that ran but reported an error is
+# named with the error, in both too; crash's errors that come from crash's
+# own code (crash_limitation in vm/lib.sh) are named as its limitations. A
+# refusal the readers share ("no stack overflow to explain") is the
+# verdict. A dump that is not as it was at capture (size, CRC, structure)
+# is not read, and the first line says why; a run with no dump gets one
+# line and status 1.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -20,7 +24,7 @@ rep=$run/report.txt
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
 READER_TIMEOUT=${READER_TIMEOUT:-300}
-failed='' errors=''
+failed='' errors='' limits=''
 # crash may still be building beside the boots (vm/builders/prepare.sh): wait for it
 # here, where the wait says so on the terminal, not inside crash's reader,
 # whose stderr is its evidence. If it cannot be had, crash's reader says so.
@@ -55,6 +59,26 @@ step() {
 	[ "$rc" = 0 ] && return 0
 	why="exit status $rc"
 	[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+	# crash's errors that are its own known limitations (crash_limitation)
+	# are named as such, not counted as errors of the lab's readers.
+	if [ "$rc" != 124 ] && [ "${name%% *}" = crash ] && grep -Eq -- "$result" "$tmp/out"; then
+		json=$(grep -m1 '^{"stack":' "$tmp/out" || true)
+		grep -E '^(sys|bt|task|mod): ' "$tmp/out" >"$tmp/crash.err" || true
+		named='' unnamed=''
+		while IFS= read -r l; do
+			lim=$(crash_limitation "$l" "$json")
+			if [ -n "$lim" ]; then
+				case $named in *"$lim"*) ;; *) named="$named${named:+; }$name: $lim" ;; esac
+			else
+				unnamed=$l
+			fi
+		done <"$tmp/crash.err"
+		if [ -n "$named" ] && [ -z "$unnamed" ]; then
+			echo "!!! $name met crash's own limitations (see the end of the report)"
+			limits="$limits${limits:+; }$named"
+			return 0
+		fi
+	fi
 	if [ "$rc" != 124 ] && grep -Eq -- "$result" "$tmp/out"; then
 		err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$tmp/out" | grep -v "$result" | cut -c1-100)
 		echo "!!! $name reported an error ($why${err:+: $err})"
@@ -105,7 +129,9 @@ gdb_on_elf() {
 		return 1
 	}
 	# gdb goes on without a core it cannot read, on vmlinux's own data.
-	if grep -E 'is not a core dump|not in executable format|No such file or directory' "$tmp/gdb.raw" >"$tmp/gdb.err"; then
+	# (Its own word on the dump file, not a source file it cannot show.)
+	if grep -E 'is not a core dump|not in executable format' "$tmp/gdb.raw" >"$tmp/gdb.err" ||
+		grep -F "$elf: No such file or directory" "$tmp/gdb.raw" >"$tmp/gdb.err"; then
 		sed 's/^/gdb could not read the dump: /' "$tmp/gdb.err"
 		return 1
 	fi
@@ -158,6 +184,50 @@ agreement() {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
 } >"$tmp/head"
+
+# No dump at all: one line, and nothing for the readers to do.
+if [ ! -e "$run/vmcore" ] && [ ! -e "$run/qemu-vmcore" ] && [ ! -e "$run/qemu-vmcore.elf" ]; then
+	why=$(run_env "$run" error)
+	[ -n "$why" ] || why=$(run_env "$run" kdump_error)
+	line="no dump in $(basename "$run"): the guest ended by $(cat "$run/result" 2>/dev/null || echo '(no result)')${why:+ ($why)}; nothing for the readers to read"
+	{ cat "$tmp/head"; echo; echo "$line"; } >"$rep"
+	echo "$line"
+	exit 1
+fi
+
+# Each dump is read only if it is whole: the size written at capture
+# (collect.sh's DUMP.size) and the structure vmcore-check reads. A dump
+# that is not, and its other format (vmcore.elf beside vmcore), are left
+# out, and the report's first line says why.
+check=$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)
+: >"$tmp/unsound"
+for d in vmcore vmcore.elf qemu-vmcore qemu-vmcore.elf; do
+	[ -e "$run/$d" ] || continue
+	f=$(readlink -f "$run/$d")
+	why=''
+	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+	if [ -f "$f.size" ] && [ "$size" != "$(cat "$f.size")" ]; then
+		why="$d is $size bytes, $(cat "$f.size") were written at capture: cut short or changed since"
+		[ "$size" -lt "$(cat "$f.size")" ] && why="$d is truncated: $size bytes of the $(cat "$f.size") written at capture"
+	elif ! w=$("$check" "$f" 2>&1); then
+		why="$d is damaged ($size bytes, as at capture): ${w#"$f": }"
+	elif [ -f "$f.cksum" ] && [ "$(cksum <"$f" | cut -d' ' -f1)" != "$(cat "$f.cksum")" ]; then
+		why="$d is damaged: its CRC (cksum) is not the one taken at capture, at the same size ($size bytes)"
+	fi
+	[ -n "$why" ] && echo "$why" >>"$tmp/unsound"
+done
+# skip DUMP: whether DUMP's family (vmcore, or qemu-vmcore) is left out.
+skip() {
+	case $1 in qemu-*) fam=qemu-vmcore ;; *) fam=vmcore ;; esac
+	grep -q "^${fam}[ .]" "$tmp/unsound"
+}
+if [ -s "$tmp/unsound" ]; then
+	while IFS= read -r l; do
+		case $l in qemu-*) fam=qemu-vmcore ;; *) fam=vmcore ;; esac
+		echo "BAD DUMP: $l; neither $fam nor $fam.elf was read"
+	done <"$tmp/unsound" >"$tmp/unsound.lines"
+	cat "$tmp/unsound.lines" >>"$tmp/head"
+fi
 {
 	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
 		[ -f "$run/$f" ] || continue
@@ -168,14 +238,19 @@ agreement() {
 	klog "$run/console.log"
 
 	for d in vmcore qemu-vmcore; do
-		[ -f "$run/$d" ] || continue
+		{ [ -f "$run/$d" ] && ! skip "$d"; } || continue
 		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
 	done
 	for d in vmcore.elf qemu-vmcore.elf; do
-		[ -f "$run/$d" ] && step "gdb on $d" '^#0 ' gdb_on_elf "$run/$d"
+		{ [ -f "$run/$d" ] && ! skip "$d"; } || continue
+		step "gdb on $d" '^#0 ' gdb_on_elf "$run/$d"
 	done
-	[ -f "$run/vmcore" ] && step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
-	[ -f "$run/qemu-vmcore.elf" ] && step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
+	if [ -f "$run/vmcore" ] && ! skip vmcore; then
+		step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
+	fi
+	if [ -f "$run/qemu-vmcore.elf" ] && ! skip qemu-vmcore.elf; then
+		step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
+	fi
 	section "stackov's verdict, from each reader (stackov -j)"
 	agreement | tee "$tmp/agree"
 	if [ -n "$failed$errors" ]; then
@@ -183,14 +258,19 @@ agreement() {
 		[ -n "$failed" ] && echo "failed: $failed"
 		[ -n "$errors" ] && echo "errors: $errors"
 	fi
+	if [ -n "$limits" ]; then
+		section "crash's own limitations met (crash 8.0.6's code, not the lab's readers)"
+		echo "$limits" | tr ';' '\n' | sed 's/^ *//'
+	fi
 	echo "$failed" >"$tmp/failed"
 	echo "$errors" >"$tmp/errors"
+	echo "$limits" >"$tmp/limits"
 } >"$tmp/body"
 # stackov's frames beside crash's bt and drgn's stack_trace, on each dump.
 {
 	section "stackov's frames beside its peers' unwinders (crash's bt, drgn's stack_trace)"
 	for d in vmcore qemu-vmcore; do
-		[ -f "$run/$d" ] && "$LAB_ROOT/vm/read/peers.sh" "$tmp/body" "$d"
+		[ -f "$run/$d" ] && ! skip "$d" && "$LAB_ROOT/vm/read/peers.sh" "$tmp/body" "$d"
 	done
 } >"$tmp/peers" 2>&1 || true
 cat "$tmp/peers" >>"$tmp/body"
@@ -203,9 +283,16 @@ for d in vmcore qemu-vmcore; do
 	[ -s "$tmp/verdict" ] || grep -m1 '^stackov: ' "$f" >"$tmp/verdict" || true
 	[ -s "$tmp/verdict" ] && break
 done
+# A refusal ("stackov: ... no stack overflow to explain") the readers
+# share is the verdict: the dump holds no overflow, and that is an answer.
+refusal=0
+grep -q '^stackov: ' "$tmp/verdict" 2>/dev/null && refusal=1
 {
 	cat "$tmp/head"
-	if [ -s "$tmp/verdict" ]; then
+	if [ "$refusal" = 1 ]; then
+		section "verdict: no stack overflow (crash's stackov extension)"
+		cat "$tmp/verdict"
+	elif [ -s "$tmp/verdict" ]; then
 		section "verdict (crash's stackov extension)"
 		cat "$tmp/verdict"
 	fi
@@ -213,15 +300,21 @@ done
 } >"$rep"
 failed=$(cat "$tmp/failed")
 errors=$(cat "$tmp/errors")
+limits=$(cat "$tmp/limits")
 
 echo
 echo "== post-mortem of $(basename "$run") =="
+[ -s "$tmp/unsound" ] && cat "$tmp/unsound.lines"
 for f in "$run/vmcore.dmesg" "$run/console.log"; do
 	[ -f "$f" ] || continue
 	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
-[ -s "$tmp/verdict" ] && cat "$tmp/verdict"
+if [ "$refusal" = 1 ]; then
+	echo "verdict: no stack overflow in this dump; $(cat "$tmp/verdict")"
+elif [ -s "$tmp/verdict" ]; then
+	cat "$tmp/verdict"
+fi
 grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
 grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/^/peers: /' || true
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
@@ -232,8 +325,13 @@ if [ -n "$bt" ]; then
 	echo "$bt"
 fi
 echo "full report (crash on both dumps, gdb, drgn): $rep"
+[ -n "$limits" ] && echo "$limits" | tr ';' '\n' | sed "s/^ */crash's own limitation (not the lab's readers), /"
 [ -n "$errors" ] && echo "reader errors: $errors"
 if [ -n "$failed" ]; then
 	echo "FAILED readers: $failed"
+	exit 1
+fi
+if [ -s "$tmp/unsound" ] && ! grep -q '^on .*: the ' "$tmp/agree"; then
+	echo "no dump of this run is whole: nothing was read"
 	exit 1
 fi
