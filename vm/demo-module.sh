@@ -14,14 +14,27 @@ MODULE_WAIT=${MODULE_WAIT:-60}
 case $MODULE_WAIT in
 '' | *[!0-9]*) die "MODULE_WAIT must be a number of seconds, not '$MODULE_WAIT'" ;;
 esac
+# The arguments travel on the guest's kernel command line and into its
+# shell: name=value words of a plain alphabet only, checked before
+# anything is built.
+args=$(printf '%s\n' "${MODULE_ARGS:-}" | tr -s ' \t' ',,' | sed 's/^,//; s/,$//')
+case $args in
+*[!A-Za-z0-9_.,=:/+-]*)
+	die "MODULE_ARGS='${MODULE_ARGS:-}': only name=value words of letters, digits and _ . : / + - (no quotes, no shell characters)" ;;
+esac
 built=$("$LAB_ROOT/vm/builders/user-module.sh" "$MODULE" "$VARIANT") || exit 1
 initrd=$(echo "$built" | sed -n 1p)
 moddir=$(echo "$built" | sed -n 2p)
 # The module to load: the one named after the directory, else the first.
 name=$(basename "$(CDPATH='' cd -- "$MODULE" && pwd)")
 [ -f "$moddir/$name.ko" ] || name=$(basename "$(find "$moddir" -name '*.ko' | sort | head -1)" .ko)
-args=$(echo "${MODULE_ARGS:-}" | tr -s ' ' ',' | sed 's/^,//; s/,$//')
-case $args in *[[:space:]]*) die "MODULE_ARGS: no spaces inside one argument" ;; esac
+# The lab's own module is loaded in every guest: a module of that name
+# could never load beside it.
+for ko in "$moddir"/*.ko; do
+	case $(basename "$ko" .ko | tr - _) in
+	lkdtm_ext) die "MODULE=$MODULE: its module lkdtm_ext.ko has the name of the lab's own module, which every guest loads; rename it" ;;
+	esac
+done
 
 mkdir -p "$LAB_OUT"
 run=$(mktemp -d "$LAB_OUT/$(date +%Y%m%d-%H%M%S)-MODULE-$name-$VARIANT-XXXX")
@@ -47,6 +60,11 @@ echo
 echo "== MODULE $name on $VARIANT: the guest ended by $(cat "$run/result") =="
 if [ "$outcome" = idle ]; then
 	echo "$name.ko loaded and nothing happened in ${MODULE_WAIT}s; the guest powered off"
+	echo "console: $log"
+	exit 0
+fi
+if [ "$outcome" = hung ]; then
+	echo "$name.ko's init did not return in ${MODULE_WAIT}s (insmod still waiting, no crash); the guest powered off"
 	echo "console: $log"
 	exit 0
 fi
