@@ -50,6 +50,15 @@ catalogue() {
 		check "$s: drgn: $fn's frames are on the $stack stack" \
 			grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
 		readers_agree "$s" "$run" "$fn"
+		# Every error of a reader is one: crash's own limitations are
+		# named as such, and a refusal the readers share is the verdict.
+		check "$s: the summary lists no reader errors (crash's own limitations named apart)" \
+			sh -c "! grep -q '^reader errors' '$LAB_OUT/demo-$cv-$s.out'"
+		if grep -q '^stackov: ' "$run/agree-vmcore.crash.json" 2>/dev/null; then
+			check "$s: the refusal is the report's verdict, under its own heading" \
+				grep -q '^===== verdict: no stack overflow' "$run/report.txt"
+			check "$s: and the summary's" grep -q '^verdict: no stack overflow in this dump; stackov: ' "$LAB_OUT/demo-$cv-$s.out"
+		fi
 		# The offset KASLR drew for this boot (0 without), from the dump.
 		[ -f "$run/vmcore.elf" ] && grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$run/vmcore.elf" |
 			sed "s/^/$s /" >>"$LAB_OUT/kerneloffset-$cv.txt"

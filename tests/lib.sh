@@ -30,6 +30,17 @@ boot() {
 		"$LAB_ROOT/vm/boot/qemu.sh" 2>"$run.launcher.log" || true
 	mv "$run.launcher.log" "$run/launcher.log" 2>/dev/null || true
 }
+# wait_for FILE ERE SECONDS: until FILE has a line matching ERE (status 1
+# if none came in SECONDS).
+wait_for() {
+	i=0
+	while [ "$i" -lt $(($3 * 20)) ]; do
+		tr -d '\r' <"$1" 2>/dev/null | grep -Eq -- "$2" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
 # qemu_of RUN: the pid of a QEMU still running for run directory RUN.
 qemu_of() { pgrep -f "qemu-system-x86_64 .*$1/console.log" | head -1 | grep .; }
 # crash_batch OUT DUMP CMD...: crash's commands CMD on DUMP (make crash's
