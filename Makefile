@@ -19,6 +19,8 @@
 #   make gdb-catch [SCENARIO=NAME]  boot, stop at the overflow in gdb, go on
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
 #   make report [DUMP=out/<run>]    the post-mortem of a run, again
+#   make explain LOG=file [VMLINUX=path] [MODULES=dir]  a log's overflows,
+#                      explained from the log alone (stackov-log/)
 #   make build         kernel, module and initramfs only
 #   make bench         the series' pthread_create+join table, repeatably
 #   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
@@ -46,7 +48,7 @@ export KERNEL LINUX VARIANT ACCEL APPEND
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool report test bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	crash crash-tool report explain test bench bench-build bench-cold bench-crash bench-boot bench-kdump \
 	bench-crashkernel bench-latency bench-doc soak bench-soak clean
 
 all: build
@@ -91,6 +93,9 @@ crash: crash-tool
 
 report: crash-tool
 	@vm/read/report.sh "$(DUMP)"
+
+explain: deps
+	@LOG="$(LOG)" VMLINUX="$(VMLINUX)" MODULES="$(MODULES)" vm/explain.sh
 
 test: deps
 	@tests/run.sh

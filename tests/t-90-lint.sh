@@ -18,7 +18,8 @@ check "the gdb and drgn helpers compile ($(echo $py | wc -w) Python files)" \
 cp=$KERNEL_TREE/scripts/checkpatch.pl
 checkpatch_outside() { (cd / && "$cp" --no-tree --quiet "$1"); }
 if [ -x "$cp" ]; then
-	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/read/*.c crash-scripts/*.c crash-scripts/*.h bench/*.c; do
+	for f in lkdtm-ext/*.c lkdtm-ext/*.h vm/guest/*.c vm/read/*.c crash-scripts/*.c crash-scripts/*.h bench/*.c \
+		stackov-log/*.c stackov-log/*.h; do
 		check "checkpatch $f" "$cp" --no-tree --quiet --terse -f "$f"
 	done
 	for p in patches/*.patch; do

@@ -1,17 +1,34 @@
 #!/bin/sh
-# vm/builders/host-tools.sh NAME - print the path of the host tool NAME, built from
-# vm/read/NAME.c (the readers' host-side C) into the cache when missing or older than its source.
+# vm/builders/host-tools.sh NAME [asan] - print the path of the host tool
+# NAME, built into the cache when missing or older than its source: from
+# vm/read/NAME.c (the readers' one-file tools), or from the directory
+# NAME/ with its own Makefile (stackov-log). "asan": the build with
+# AddressSanitizer and UBSan, for the tests that feed it bad input.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
 
-name=${1:?usage: host-tools.sh NAME}
+name=${1:?usage: host-tools.sh NAME [asan]}
+san=${2:-}
+dir=$LAB_ROOT/$name
 src=$LAB_ROOT/vm/read/$name.c
-[ -f "$src" ] || die "no host tool '$name' ($src)"
+mkdir -p "$STACKOV_CACHE/bin"
+if [ -f "$dir/Makefile" ]; then
+	bin=$STACKOV_CACHE/bin/$name${san:+-asan}
+	key=$(hash_files "$dir"/Makefile "$dir"/*.c "$dir"/*.h)
+	if [ ! -x "$bin" ] || [ "$(cat "$bin.key" 2>/dev/null)" != "$key" ]; then
+		rm -f "$bin"
+		make -s -C "$dir" O="$STACKOV_CACHE/bin" ${san:+SAN=1} >&2 ||
+			die "host tool $name failed to build (is libdw-dev installed? make deps)"
+		echo "$key" >"$bin.key"
+	fi
+	echo "$bin"
+	exit 0
+fi
+[ -f "$src" ] || die "no host tool '$name' ($src, or $dir/Makefile)"
 bin=$STACKOV_CACHE/bin/$name
 key=$(hash_files "$src")
 if [ ! -x "$bin" ] || [ "$(cat "$bin.key" 2>/dev/null)" != "$key" ]; then
-	mkdir -p "$STACKOV_CACHE/bin"
 	remove_on_exit "$bin.tmp"
 	gcc -O2 -Wall -Wextra -Werror -o "$bin.tmp" "$src" || die "host tool $name failed to build"
 	mv "$bin.tmp" "$bin"

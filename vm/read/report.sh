@@ -274,6 +274,26 @@ fi
 	done
 } >"$tmp/peers" 2>&1 || true
 cat "$tmp/peers" >>"$tmp/body"
+# The log alone, as a user with no dump has it: stackov-log on the console
+# (the dump's own log when the console has no report: with kdump, the
+# capture kernel may start before the console has it all), with vmlinux.
+explain=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log 2>/dev/null || true)
+: >"$tmp/explain"
+for f in console.log vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
+	{ [ -n "$explain" ] && [ -f "$run/$f" ]; } || continue
+	rc=0
+	timeout -k 5 "$READER_TIMEOUT" "$explain" -v "$run/vmlinux" -m "$run" "$run/$f" >"$tmp/explain.out" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && continue
+	{
+		section "the log alone: stackov-log on $f (make explain LOG=$run/$f VMLINUX=$run/vmlinux)"
+		cat "$tmp/explain.out"
+		[ "$rc" = 0 ] || echo "!!! stackov-log FAILED (status $rc)"
+	} >>"$tmp/body"
+	sed -n '/^stack overflow: /{s/^/log alone ('"${f##*/}"'): /p;q}' "$tmp/explain.out" >"$tmp/explain"
+	sed -n 's/^  cycle: *\(.*\)/log alone: cycle \1/p' "$tmp/explain.out" | head -1 >>"$tmp/explain"
+	break
+done
+[ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
 # The report leads with the stackov extension's verdict (crash on the kdump
 # vmcore, else on QEMU's dump): what happened, before the evidence.
 for d in vmcore qemu-vmcore; do
@@ -317,6 +337,7 @@ elif [ -s "$tmp/verdict" ]; then
 fi
 grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
 grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/^/peers: /' || true
+cat "$tmp/explain"
 grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
 grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
 bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)

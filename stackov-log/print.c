@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackov-log: the verdict in the dump readers' words (the crash
+ * extension's), as one JSON line, and as the facts a test compares.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackov-log.h"
+
+#define PAGE_SIZE	4096UL
+
+static const char *stack_of(const struct sl_report *r)
+{
+	return r->stack[0] ? r->stack : "unknown";
+}
+
+/* below, above, or unknown: which side of the stack the fault lies on. */
+static const char *side(const struct sl_report *r)
+{
+	if (r->have_bounds)
+		return r->fault < r->lo ? "below" : r->fault >= r->hi ? "above" : "inside";
+	if (r->below >= 0)
+		return "below";
+	return "unknown";
+}
+
+static void cycle_str(const struct sl_verdict *v, char *buf, size_t len, int counts)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (!v->cyc_reps)
+		return;
+	/* In call order, "a -> b": a calls b; the frames run callee first. */
+	for (i = v->cyc_period - 1; i >= 0 && n < len; i--)
+		n += snprintf(buf + n, len - n, "%s%s", i < v->cyc_period - 1 ? " -> " : "",
+			      v->frame[v->cyc_start + i]->func);
+	if (counts && n < len)
+		n += snprintf(buf + n, len - n, " x%d", v->cyc_reps);
+	if (counts && n < len && v->cyc_bytes > 0)
+		snprintf(buf + n, len - n, " (%ld bytes per cycle)", v->cyc_bytes);
+}
+
+static void verdict_line(const struct sl_verdict *v)
+{
+	const struct sl_report *r = v->r;
+	const char *s = side(r);
+
+	printf("  verdict:   ");
+	switch (r->kind) {
+	case K_CANARY:
+		printf("the stack protector's canary in %s's frame was overwritten: an on-stack buffer overran; not exhaustion\n",
+		       r->canary_func[0] ? r->canary_func : "a function");
+		break;
+	case K_END_MAGIC:
+		printf("STACK_END_MAGIC at the end of the stack was overwritten: the stack ran out, found late, with no guard page to stop it\n");
+		break;
+	default:
+		if (!strcmp(s, "above"))
+			printf("the fault is above the stack's top: something ran past the end of an on-stack buffer; not exhaustion\n");
+		else if (!strcmp(s, "below"))
+			printf("the %s stack ran out: the fault is in the guard page below it\n", stack_of(r));
+		else
+			printf("a guard page was hit: the %s stack ran out (the log gives no address to say which side)\n",
+			       stack_of(r));
+	}
+	if (v->nframes && !v->reliable)
+		printf("             it rests on unreliable entries: every entry of the trace is '?', a guess from what the stack held\n");
+}
+
+static void print_bytes(const struct sl_verdict *v)
+{
+	const struct sl_report *r = v->r;
+	unsigned long ts = sl_thread_size(r);
+	int top[5] = { -1, -1, -1, -1, -1 }, i, k;
+
+	if (v->total < 0) {
+		printf("  bytes:     unknown: no frame's size was found in vmlinux or the modules\n");
+		return;
+	}
+	printf("  bytes:     %ld on the %d frames of known size (of %d), %.0f%% of THREAD_SIZE %lu\n",
+	       v->total, v->known, v->nframes, 100.0 * v->total / ts, ts);
+	for (i = 0; i < v->nframes; i++) {
+		long b = v->frame[i]->bytes;
+
+		for (k = 0; k < 5; k++)
+			if (top[k] < 0 || b > v->frame[top[k]]->bytes) {
+				memmove(&top[k + 1], &top[k], (4 - k) * sizeof(top[0]));
+				top[k] = i;
+				break;
+			}
+	}
+	printf("  largest:  ");
+	for (k = 0; k < 5 && top[k] >= 0 && v->frame[top[k]]->bytes > 0; k++)
+		printf("%s #%d %s %ld", k ? "," : "", top[k], v->frame[top[k]]->func,
+		       v->frame[top[k]]->bytes);
+	printf("\n");
+}
+
+void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
+{
+	const struct sl_report *r = v->r;
+	char cyc[512];
+	int i;
+
+	printf("stack overflow: %s stack, ", stack_of(r));
+	if (r->stack_inferred)
+		printf("(from the trace's markers: the log has no BUG line naming it) ");
+	if (r->pid >= 0)
+		printf("pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
+	else
+		printf("pid ? (the log names no task)\n");
+	printf("  context:   %s\n", v->context);
+	printf("  entry:     %s\n", v->entry);
+	if (r->have_bounds) {
+		printf("  stack:     %lx..%lx (%lu bytes)\n", r->lo, r->hi, r->hi - r->lo);
+		if (r->fault < r->lo && r->fault >= r->lo - PAGE_SIZE)
+			printf("  guard:     %lx..%lx, hit\n", r->lo - PAGE_SIZE, r->lo);
+		if (r->fault < r->lo)
+			printf("  fault:     %lx, %lu bytes below the stack (the BUG line's address)\n",
+			       r->fault, r->lo - r->fault);
+		else
+			printf("  fault:     %lx, %lu bytes above the stack's top (the BUG line's address)\n",
+			       r->fault, r->fault - r->hi);
+	} else if (r->hashed) {
+		printf("  stack:     unknown: the BUG line's addresses are hashed (booted without no_hash_pointers)\n");
+	} else if (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT) {
+		printf("  stack:     unknown: the log prints no bounds\n");
+	}
+	if (!r->have_bounds && r->below >= 0)
+		printf("  fault:     %ld bytes below the stack (the kernel's own line)\n", r->below);
+	cycle_str(v, cyc, sizeof(cyc), 1);
+	printf("  cycle:     %s\n", v->cyc_reps ? cyc : "none");
+	if (!v->cyc_reps)
+		printf("  chain:     %s\n", v->chain[0] ? v->chain : "none (no subsystem the explainer knows)");
+	printf("  frames:    %d on the log's trace%s%s\n", v->nframes,
+	       v->reliable ? ", its reliable entries" : v->nframes ? ", every one unreliable ('?')" : "",
+	       r->ended ? "" : "; the log ends before the trace does");
+	for (i = 0; i < v->nframes; i++) {
+		const struct sl_entry *e = v->frame[i];
+		char name[SL_NAME + 80];
+
+		/* One turn of the cycle is shown, then the last frame of the run. */
+		if (v->cyc_reps && i >= v->cyc_start + v->cyc_period &&
+		    i < v->cyc_start + v->cyc_period * v->cyc_reps - 1) {
+			if (i == v->cyc_start + v->cyc_period)
+				printf("    ... the cycle above, %d times in all\n", v->cyc_reps);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s+%#lx/%#lx%s%s%s", e->func, e->off, e->size,
+			 e->mod[0] ? " [" : "", e->mod, e->mod[0] ? "]" : "");
+		printf("    #%-3d %-48s", i, name);
+		if (e->bytes >= 0)
+			printf(" %5ld bytes\n", e->bytes);
+		else
+			printf("       ?\n");
+	}
+	if (have_vmlinux)
+		print_bytes(v);
+	else
+		printf("  bytes:     each frame's size needs the kernel's vmlinux: make explain LOG=... VMLINUX=path\n");
+	verdict_line(v);
+}
+
+/* @s as a JSON string body. */
+static void json_str(const char *key, const char *s)
+{
+	printf("\"%s\":\"", key);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	printf("\",");
+}
+
+void sl_print_json(const struct sl_verdict *v)
+{
+	const struct sl_report *r = v->r;
+	char cyc[512];
+	int i;
+
+	printf("{");
+	json_str("stack", stack_of(r));
+	if (r->have_bounds) {
+		printf("\"lo\":\"%lx\",\"hi\":\"%lx\",\"guard_hit\":%s,\"fault\":\"%lx\",\"below\":%ld,",
+		       r->lo, r->hi, r->fault < r->lo && r->fault >= r->lo - PAGE_SIZE ? "true" : "false",
+		       r->fault, (long)(r->lo - r->fault));
+	} else {
+		printf("\"lo\":null,\"hi\":null,\"guard_hit\":null,\"fault\":null,");
+		if (r->below >= 0)
+			printf("\"below\":%ld,", r->below);
+		else
+			printf("\"below\":null,");
+	}
+	printf("\"pid\":%d,", r->pid);
+	json_str("comm", r->comm);
+	printf("\"cpu\":%d,", r->cpu);
+	json_str("context", v->context);
+	json_str("entry", v->entry);
+	cycle_str(v, cyc, sizeof(cyc), 1);
+	printf("\"frames\":%d,", v->nframes);
+	json_str("cycle", cyc);
+	json_str("cycle_function", v->cyc_reps ? v->frame[v->cyc_start]->func : "");
+	printf("\"cycle_reps\":%d,\"reliable\":%s,\"bytes\":[", v->cyc_reps, v->reliable ? "true" : "false");
+	for (i = 0; i < v->nframes; i++)
+		printf("%s%ld", i ? "," : "", v->frame[i]->bytes);
+	printf("],\"names\":[");
+	for (i = 0; i < v->nframes; i++)
+		printf("%s\"%s\"", i ? "," : "", v->frame[i]->func);
+	printf("]}\n");
+}
+
+/* The facts tests/logs/NAME.expect hold, one "key: value" a line. */
+void sl_print_facts(const struct sl_verdict *v)
+{
+	const struct sl_report *r = v->r;
+	char cyc[512];
+
+	printf("stack: %s\n", stack_of(r));
+	printf("side: %s\n", side(r));
+	if (r->pid >= 0)
+		printf("task: pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
+	else
+		printf("task: unknown\n");
+	printf("context: %s\n", v->ctx_kind);
+	printf("work: %s\n", r->wq_fn[0] ? r->wq_fn : "unknown");
+	if (!strncmp(v->entry, "syscall", 7) && strchr(v->entry, '('))
+		printf("entry: syscall %.*s\n", (int)strcspn(strchr(v->entry, '(') + 1, ")"),
+		       strchr(v->entry, '(') + 1);
+	else
+		printf("entry: %s\n", strncmp(v->entry, "unknown", 7) ? v->entry : "unknown");
+	cycle_str(v, cyc, sizeof(cyc), 0);
+	printf("cycle: %s\n", v->cyc_reps ? cyc : "none");
+	printf("reliable: %s\n", v->reliable ? "yes" : "no");
+}

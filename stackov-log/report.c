@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackov-log: the overflow reports of a log, found and read. A report
+ * opens at the kernel's first line about the overflow (the BUG line of a
+ * guard page hit, the double fault's die() line, a stack-protector panic,
+ * an overwritten STACK_END_MAGIC) and holds the lines of the same caller
+ * id up to the end of the trace. Lines from another CPU, interleaved, go
+ * to the report of their own caller id, when the log has caller ids.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stackov-log.h"
+
+#define SL_MAX_OPEN	8
+#define SL_MAX_LINES	8192	/* of one report: past it, the report ends */
+
+static struct sl_report *open_r[SL_MAX_OPEN];
+static long open_lines[SL_MAX_OPEN];
+static int in_trace[SL_MAX_OPEN];
+static enum sl_section sec[SL_MAX_OPEN];
+static int nopen;
+
+static struct sl_report **out;
+static int nout;
+
+static const char *skip_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static void close_at(int i)
+{
+	if (nout < SL_MAX_REPORTS)
+		out[nout++] = open_r[i];
+	else
+		free(open_r[i]);
+	memmove(&open_r[i], &open_r[i + 1], (nopen - i - 1) * sizeof(open_r[0]));
+	memmove(&open_lines[i], &open_lines[i + 1], (nopen - i - 1) * sizeof(open_lines[0]));
+	memmove(&in_trace[i], &in_trace[i + 1], (nopen - i - 1) * sizeof(in_trace[0]));
+	memmove(&sec[i], &sec[i + 1], (nopen - i - 1) * sizeof(sec[0]));
+	nopen--;
+}
+
+/* The open report that @caller's line belongs to, -1 if none. */
+static int find_open(const char *caller)
+{
+	int i;
+
+	for (i = nopen - 1; i >= 0; i--)
+		if (!caller[0] || !open_r[i]->caller[0] || !strcmp(caller, open_r[i]->caller))
+			return i;
+	return -1;
+}
+
+static int open_new(enum sl_kind kind, const char *text, const char *caller, long lineno)
+{
+	struct sl_report *r;
+	int i = find_open(caller);
+
+	if (i >= 0)	/* a new report ends the one this caller had open */
+		close_at(i);
+	if (nopen == SL_MAX_OPEN)
+		close_at(0);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -1;
+	r->kind = kind;
+	r->first_line = r->last_line = lineno;
+	r->cpu = r->pid = -1;
+	r->below = -1;
+	snprintf(r->title, sizeof(r->title), "%s", strstr(text, "BUG: ") ? strstr(text, "BUG: ") : text);
+	snprintf(r->caller, sizeof(r->caller), "%s", caller);
+	open_r[nopen] = r;
+	open_lines[nopen] = 0;
+	in_trace[nopen] = 0;
+	sec[nopen] = SEC_NONE;
+	return nopen++;
+}
+
+/* The kernel's stack_type_name() in the dump readers' words. */
+static void stack_name(char *dst, size_t len, const char *name, size_t n)
+{
+	static const char * const map[][2] = {
+		{ "#DF", "DF" }, { "#MC", "MCE" }, { "#DB", "DB" }, { "#VC", "VC" },
+		{ "#VC2", "VC2" }, { "SOFTIRQ", "SOFTIRQ" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (strlen(map[i][0]) == n && !strncmp(name, map[i][0], n)) {
+			snprintf(dst, len, "%s", map[i][1]);
+			return;
+		}
+	snprintf(dst, len, "%.*s", (int)n, name);
+}
+
+/* "BUG: TASK stack guard page was hit at A (stack is B..C)" */
+static void guard_line(struct sl_report *r, const char *s)
+{
+	const char *w, *p = strstr(s, " stack guard page was hit at ");
+	unsigned long a, b, c;
+	int old = 0;
+
+	/* The console may have put other text first: "host login: BUG: ..." */
+	w = strstr(s, "BUG: ");
+	if (w)
+		w += 5;
+	if (w && p && p > w) {
+		stack_name(r->stack, sizeof(r->stack), w, p - w);
+	} else {
+		/*
+		 * Before 5.14, handle_stack_overflow() printed only the task's
+		 * own stack, current->stack..current->stack + THREAD_SIZE - 1.
+		 */
+		snprintf(r->stack, sizeof(r->stack), "TASK");
+		old = 1;
+	}
+	p = strstr(s, "was hit at ");
+	if (p && sscanf(p, "was hit at %lx (stack is %lx..%lx)", &a, &b, &c) == 3) {
+		if (old && (c & 0xfff) == 0xfff)
+			c++;
+		r->fault = a;
+		r->lo = b;
+		r->hi = c;
+		/* %p without no_hash_pointers: no kernel address, only a hash */
+		r->hashed = a < 0xffff800000000000UL || b < 0xffff800000000000UL;
+		r->have_bounds = !r->hashed;
+	} else if (p && strstr(p, "ptrval")) {
+		r->hashed = 1;	/* "(____ptrval____)": hashing not yet ready at boot */
+	}
+}
+
+static enum sl_section marker(const char *s, enum sl_section cur, int *is)
+{
+	static const struct { const char *m; enum sl_section s; } m[] = {
+		{ "<IRQ>", SEC_IRQ }, { "</IRQ>", SEC_NONE }, { "<EOI>", SEC_NONE },
+		{ "<SOFTIRQ>", SEC_SOFTIRQ }, { "</SOFTIRQ>", SEC_NONE },
+		{ "<NMI>", SEC_NMI }, { "</NMI>", SEC_NONE },
+		{ "<#DF>", SEC_DF }, { "</#DF>", SEC_NONE }, { "<EOE>", SEC_NONE },
+		{ "<TASK>", SEC_TASK }, { "</TASK>", SEC_NONE },
+		{ "<#DB>", SEC_EXC }, { "</#DB>", SEC_NONE }, { "<#MC>", SEC_EXC },
+		{ "</#MC>", SEC_NONE }, { "<#VC>", SEC_EXC }, { "</#VC>", SEC_NONE },
+		{ "<#VC2>", SEC_EXC }, { "</#VC2>", SEC_NONE },
+	};
+	size_t i, n;
+
+	*is = 0;
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
+		n = strlen(m[i].m);
+		if (!strncmp(s, m[i].m, n) && (!s[n] || s[n] == ' ')) {
+			*is = 1;
+			return m[i].s;
+		}
+	}
+	return cur;
+}
+
+/* A line of an open report. 1 if the report ended with it. */
+static int report_line(int i, const char *raw, long lineno)
+{
+	struct sl_report *r = open_r[i];
+	const char *s = skip_blank(raw);
+	const char *p;
+	struct sl_entry e;
+	int is;
+
+	r->last_line = lineno;
+	if (!strncmp(s, "---[ end trace", 14) || !strncmp(s, "---[ end Kernel panic", 21) ||
+	    !strncmp(s, "Kernel Offset:", 14)) {
+		r->ended = 1;
+		return 1;
+	}
+	if (!strncmp(s, "Kernel panic - not syncing", 26) && r->kind != K_CANARY) {
+		r->ended = 1;
+		return 1;
+	}
+	p = strstr(s, "PID: ");
+	if (r->cpu < 0 && !strncmp(s, "CPU: ", 5) && p && strstr(s, " Comm: ")) {
+		r->cpu = atoi(s + 5);
+		r->pid = atoi(p + 5);
+		if (sscanf(strstr(s, " Comm: ") + 7, "%63s", r->comm) != 1)
+			r->comm[0] = '\0';
+		p = strstr(s, "ainted ");
+		if (p) {
+			p += 7;
+			/* "Tainted: G      D    6.1.0 #1": the flags, then the release */
+			while (*p && (*p == ' ' || (p[1] == ' ' && !isdigit((unsigned char)*p))))
+				p++;
+			snprintf(r->release, sizeof(r->release), "%s", p);
+		}
+		return 0;
+	}
+	if (!r->hardware[0] && !strncmp(s, "Hardware name: ", 15)) {
+		snprintf(r->hardware, sizeof(r->hardware), "%s", s + 15);
+		return 0;
+	}
+	if (!r->wq[0] && !strncmp(s, "Workqueue: ", 11)) {
+		if (sscanf(s + 11, "%63s %127s", r->wq, r->wq_fn) != 2)
+			r->wq_fn[0] = '\0';
+		return 0;
+	}
+	if (!r->have_rip && !r->n && !strncmp(s, "RIP: ", 5) && strchr(s + 5, ':')) {
+		if (sl_parse_entry(strchr(s + 5, ':') + 1, &e)) {
+			r->rip = e;
+			r->have_rip = 1;
+		}
+		return 0;
+	}
+	if (!r->rsp && !r->n && !strncmp(s, "RSP: ", 5) && strchr(s + 5, ':')) {
+		r->rsp = strtoul(strchr(s + 5, ':') + 1, NULL, 16);
+		return 0;
+	}
+	if (!r->rbp && !r->n && !strncmp(s, "RBP: ", 5)) {
+		r->rbp = strtoul(s + 5, NULL, 16);
+		return 0;
+	}
+	p = strstr(s, " stack overflow: ");
+	if (p && strstr(p, " bytes below the stack")) {
+		r->below = atol(p + 17);
+		return 0;
+	}
+	if (!strncmp(s, "Call Trace:", 11)) {
+		in_trace[i] = 1;
+		sec[i] = SEC_NONE;
+		return 0;
+	}
+	sec[i] = marker(s, sec[i], &is);
+	if (is || !in_trace[i])
+		return 0;
+	/*
+	 * Only entries are taken from the trace; what else it holds (an
+	 * exception frame's registers, decode_stacktrace.sh's disassembly, a
+	 * poster's "(lines omitted)") is passed over. The report ends at its
+	 * end marker or at the next oops.
+	 */
+	if (sl_parse_entry(s, &e)) {
+		if (r->n < SL_MAX_ENTRIES) {
+			e.sec = sec[i];
+			r->e[r->n++] = e;
+		} else {
+			r->dropped++;
+		}
+	}
+	return 0;
+}
+
+/* The line @s (plain, blanks at its start skipped) opens a report: which. */
+static int opener(const char *s, enum sl_kind *kind)
+{
+	/* "BUG: TASK stack guard page was hit", 4.9-5.13's "BUG: stack guard ...", or a panic's */
+	if (strstr(s, "stack guard page was hit at ")) {
+		*kind = K_GUARD;
+		return 1;
+	}
+	if (strstr(s, "kernel stack overflow (double-fault)")) {
+		*kind = K_DOUBLE_FAULT;
+		return 2;	/* or the die() line of an open guard report */
+	}
+	if ((!strncmp(s, "stack guard page: ", 18) || !strncmp(s, "Oops: stack guard page", 22))) {
+		*kind = K_GUARD;
+		return 2;
+	}
+	if (strstr(s, "Kernel stack is corrupted in: ")) {
+		*kind = K_CANARY;
+		return 1;
+	}
+	if (strstr(s, "Thread overran stack, or stack corrupted") ||
+	    strstr(s, "corrupted stack end detected inside scheduler")) {
+		*kind = K_END_MAGIC;
+		return 1;
+	}
+	return 0;
+}
+
+static void log_line(char *buf, long lineno)
+{
+	char caller[16];
+	const char *raw = sl_plain(buf, caller, sizeof(caller));
+	const char *s = skip_blank(raw);
+	enum sl_kind kind;
+	int i, how = opener(s, &kind);
+
+	i = find_open(caller);
+	if (how == 2 && i >= 0 && open_r[i]->kind == K_GUARD && !open_r[i]->has_oops &&
+	    !open_r[i]->n) {
+		open_r[i]->has_oops = 1;
+		return;
+	}
+	if (how) {
+		i = open_new(kind, s, caller, lineno);
+		if (i < 0)
+			return;
+		if (how == 2)
+			open_r[i]->has_oops = 1;
+		if (kind == K_GUARD && how == 1)
+			guard_line(open_r[i], s);
+		if (kind == K_CANARY)
+			sscanf(strstr(s, "corrupted in: ") + 14, "%127[A-Za-z0-9_.$]", open_r[i]->canary_func);
+		return;
+	}
+	if (i < 0)
+		return;
+	/* Another oops of the same caller: the report is over. */
+	if (!strncmp(s, "BUG: ", 5) || !strncmp(s, "WARNING: ", 9) || !strncmp(s, "Oops: ", 6) ||
+	    !strncmp(s, "general protection fault", 24)) {
+		open_r[i]->ended = 1;
+		close_at(i);
+		return;
+	}
+	if (report_line(i, raw, lineno) || ++open_lines[i] > SL_MAX_LINES)
+		close_at(i);
+}
+
+/*
+ * Every overflow report of the log @path, in the order they opened. 0, or
+ * -1 with @err saying why the log could not be read.
+ */
+int sl_read_log(const char *path, struct sl_report **reports, int *nreports,
+		long *lines, char *err, size_t errlen)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "r");
+	long lineno = 0;
+	size_t l;
+	int c;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	out = reports;
+	nout = nopen = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		l = strlen(buf);
+		/* A line longer than the buffer: its first 4095 bytes, the rest dropped. */
+		if (l == sizeof(buf) - 1 && buf[l - 1] != '\n')
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+		log_line(buf, ++lineno);
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fclose(f);
+		while (nopen)
+			close_at(0);
+		return -1;
+	}
+	fclose(f);
+	while (nopen)
+		close_at(0);
+	/* In the order they opened: close_at() keeps them as they closed. */
+	for (l = 1; l < (size_t)nout; l++) {
+		struct sl_report *t = out[l];
+		size_t j = l;
+
+		for (; j > 0 && out[j - 1]->first_line > t->first_line; j--)
+			out[j] = out[j - 1];
+		out[j] = t;
+	}
+	*nreports = nout;
+	*lines = lineno;
+	return 0;
+}

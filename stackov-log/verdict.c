@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stackov-log: the verdict on one report, as the dump readers give it and
+ * as far as the log tells: the frames of the stack that overflowed, the
+ * context, the entry, the cycle (folded as fold.c folds it in crash), and
+ * for a deep chain with no cycle the subsystems it went through.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "stackov-log.h"
+
+static int is(const char *name, const char * const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(name, *list))
+			return 1;
+	return 0;
+}
+
+static int prefixed(const char *name, const char * const *list)
+{
+	for (; *list; list++)
+		if (!strncmp(name, *list, strlen(*list)))
+			return 1;
+	return 0;
+}
+
+/* The oops machinery printed at the top of the trace: no frames of the overflow. */
+static const char * const machinery[] = {
+	"dump_stack", "dump_stack_lvl", "show_stack", "show_trace_log_lvl", "show_regs",
+	"__die", "__die_body", "die", "oops_begin", "oops_end", "handle_stack_overflow",
+	"exc_double_fault", "do_double_fault", "asm_exc_double_fault", "double_fault",
+	"panic", "__stack_chk_fail", "__warn", "report_bug", "handle_bug", "exc_invalid_op",
+	"asm_exc_invalid_op", "invalid_op", "__schedule_bug", "schedule_debug", NULL
+};
+
+static const char * const softirq_fns[] = {
+	"__do_softirq", "handle_softirqs", "do_softirq_own_stack", "run_ksoftirqd", NULL
+};
+
+/*
+ * A syscall's own functions; ksys_write() and __sys_sendmsg() are what
+ * __x64_sys_write() and __x64_sys_sendmsg() call, often as a tail call
+ * that leaves no frame of the syscall's own.
+ */
+static const char * const syscall_prefixes[] = {
+	"__x64_sys_", "__do_sys_", "__se_sys_", "__ia32_sys_", "__x32_compat_sys_",
+	"__do_compat_sys_", "__ia32_compat_sys_", "__se_compat_sys_", "ksys_", "__sys_", NULL
+};
+
+static int in_section(enum sl_section want, enum sl_section got)
+{
+	if (want == SEC_TASK)
+		return got == SEC_TASK || got == SEC_NONE;
+	return want == got;
+}
+
+/* __do_sys_write, __se_sys_write: as the syscall table names it, __x64_sys_write. */
+const char *sl_syscall_name(const char *func, char *buf, size_t len)
+{
+	const char * const *p;
+
+	for (p = syscall_prefixes; *p; p++)
+		if (!strncmp(func, *p, strlen(*p))) {
+			snprintf(buf, len, "__x64_sys_%s", func + strlen(*p));
+			return buf;
+		}
+	return NULL;
+}
+
+/*
+ * With no BUG line to name it, the stack that overflowed is the one the
+ * trace shows first after the double fault's own (<#DF>): its marker
+ * says which. A trace with no markers is the task's.
+ */
+static void infer_stack(struct sl_report *r)
+{
+	static const char * const names[] = {
+		[SEC_NONE] = "", [SEC_TASK] = "TASK", [SEC_IRQ] = "IRQ", [SEC_SOFTIRQ] = "SOFTIRQ",
+		[SEC_NMI] = "NMI", [SEC_DF] = "DF", [SEC_EXC] = "",
+	};
+	int i;
+
+	if (r->stack[0] || r->kind == K_CANARY)
+		return;
+	for (i = 0; i < r->n; i++)
+		if (r->e[i].sec != SEC_DF && r->e[i].sec != SEC_NONE) {
+			snprintf(r->stack, sizeof(r->stack), "%s", names[r->e[i].sec]);
+			r->stack_inferred = 1;
+			return;
+		}
+}
+
+static void pick_frames(struct sl_report *r, struct sl_verdict *v)
+{
+	int i, reliable = 0, skipping = 1;
+
+	infer_stack(r);
+
+	if (!strcmp(r->stack, "IRQ"))
+		v->sec = SEC_IRQ;
+	else if (!strcmp(r->stack, "SOFTIRQ"))
+		v->sec = SEC_SOFTIRQ;
+	else if (!strcmp(r->stack, "DF"))
+		v->sec = SEC_DF;
+	else if (!strcmp(r->stack, "NMI"))
+		v->sec = SEC_NMI;
+	else if (r->stack[0] && strcmp(r->stack, "TASK"))
+		v->sec = SEC_EXC;
+	else
+		v->sec = SEC_TASK;
+	for (i = 0; i < r->n; i++)
+		if (in_section(v->sec, r->e[i].sec) && !r->e[i].unreliable)
+			reliable++;
+	v->reliable = reliable > 0;
+	for (i = 0; i < r->n; i++) {
+		struct sl_entry *e = &r->e[i];
+
+		if (!in_section(v->sec, e->sec) || (v->reliable && e->unreliable))
+			continue;
+		if (skipping && is(e->func, machinery))
+			continue;
+		/*
+		 * The faulting function first, from the RIP: line, as the dump
+		 * readers have it, unless the trace starts at it.
+		 */
+		if (skipping && r->have_rip && (strcmp(e->func, r->rip.func) || e->off != r->rip.off) &&
+		    (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT))
+			v->frame[v->nframes++] = &r->rip;
+		skipping = 0;
+		v->frame[v->nframes++] = e;
+	}
+}
+
+/* The longest run of frames that repeats with a period of 1..8 names. */
+void sl_cycle(struct sl_verdict *v)
+{
+	int p, i, j, best = 0;
+
+	v->cyc_reps = 0;
+	for (p = 1; p <= SL_MAX_PERIOD; p++)
+		for (i = 0; i + p < v->nframes; i++) {
+			for (j = i; j + p < v->nframes &&
+			     !strcmp(v->frame[j]->func, v->frame[j + p]->func); j++)
+				;
+			if ((j - i + p) / p >= 3 && j - i + p > best) {
+				best = j - i + p;
+				v->cyc_start = i;
+				v->cyc_period = p;
+				v->cyc_reps = best / p;
+			}
+			if (j > i)
+				i = j - 1;
+		}
+	v->cyc_bytes = 0;
+	for (i = 0; v->cyc_reps && i < v->cyc_period; i++) {
+		long b = v->frame[v->cyc_start + v->cyc_period + i]->bytes;
+
+		if (b < 0) {
+			v->cyc_bytes = -1;
+			break;
+		}
+		v->cyc_bytes += b;
+	}
+}
+
+/* Where the task came in: its syscall, its kthread function, the idle loop. */
+static void find_entry(const struct sl_report *r, struct sl_verdict *v)
+{
+	static const char * const idle[] = {
+		"cpu_startup_entry", "do_idle", "start_secondary", "rest_init",
+		"secondary_startup_64", "secondary_startup_64_no_verify", NULL
+	};
+	int i, rel = 0, sys = -1, kthread = -1, syscall_entry = 0, idle_seen = 0;
+	char name[SL_NAME + 16];
+	long nr;
+
+	for (i = 0; i < r->n; i++)
+		rel += !r->e[i].unreliable && in_section(SEC_TASK, r->e[i].sec);
+	for (i = 0; i < r->n; i++) {
+		const struct sl_entry *e = &r->e[i];
+
+		if (!in_section(SEC_TASK, e->sec) || (rel && e->unreliable))
+			continue;
+		if (prefixed(e->func, syscall_prefixes))
+			sys = i;	/* the outermost one wins */
+		if (!strncmp(e->func, "entry_SYSCALL_64", 16) || !strcmp(e->func, "do_syscall_64") ||
+		    !strncmp(e->func, "entry_SYSENTER", 14) || !strcmp(e->func, "do_fast_syscall_32") ||
+		    !strcmp(e->func, "do_int80_syscall_32"))
+			syscall_entry = 1;
+		if (!strcmp(e->func, "kthread") && kthread < 0 && i > 0)
+			kthread = i;
+		if (is(e->func, idle))
+			idle_seen = 1;
+	}
+	if (sys >= 0) {
+		sl_syscall_name(r->e[sys].func, name, sizeof(name));
+		nr = sl_syscall_nr(name);
+		if (nr >= 0)
+			snprintf(v->entry, sizeof(v->entry), "syscall %ld (%s)", nr, name);
+		else
+			snprintf(v->entry, sizeof(v->entry), "syscall ? (%s)", name);
+		return;
+	}
+	if (syscall_entry) {
+		snprintf(v->entry, sizeof(v->entry), "syscall ? (?)");
+		return;
+	}
+	if (kthread > 0) {
+		/* The entry just inside kthread(): its threadfn. */
+		for (i = kthread - 1; i >= 0; i--)
+			if (in_section(SEC_TASK, r->e[i].sec) && !(rel && r->e[i].unreliable))
+				break;
+		snprintf(v->entry, sizeof(v->entry), "kthread function %s", i >= 0 ? r->e[i].func : "unknown");
+		return;
+	}
+	if (idle_seen) {
+		snprintf(v->entry, sizeof(v->entry), "the idle loop");
+		return;
+	}
+	snprintf(v->entry, sizeof(v->entry), "unknown (%s)",
+		 r->ended && !r->dropped ? "the trace names no syscall, kthread or idle loop" :
+		 "the trace is cut off before its entry");
+}
+
+static int any_frame(const struct sl_report *r, const char * const *names)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (is(r->e[i].func, names))
+			return 1;
+	return 0;
+}
+
+/*
+ * A kernel thread known by its name: pid 1 before it execs init
+ * ("swapper", running kernel_init), and the kernel's own threads.
+ */
+static int kthread_name(const struct sl_report *r)
+{
+	static const char * const names[] = {
+		"kthreadd", "ksoftirqd/", "kswapd", "kcompactd", "khugepaged", "migration/",
+		"rcu_", "jbd2/", "xfsaild/", "kauditd", "watchdog/", "irq/", "khungtaskd",
+		"oom_reaper", "kblockd", "cpuhp/", "idle_inject/", "napi/", "scsi_eh_", NULL
+	};
+
+	if (r->pid == 1 && !strcmp(r->comm, "swapper"))
+		return 1;
+	return r->pid > 0 && prefixed(r->comm, names);
+}
+
+static void find_context(const struct sl_report *r, struct sl_verdict *v)
+{
+	static const char * const irq_exit[] = { "irq_exit_rcu", "__irq_exit_rcu", "irq_exit", NULL };
+	char who[96], work[SL_NAME];
+	int i, softirq = 0;
+
+	if (r->pid >= 0)
+		snprintf(who, sizeof(who), "pid %d \"%s\"", r->pid, r->comm);
+	else
+		snprintf(who, sizeof(who), "pid ? (the log names no task)");
+	for (i = 0; i < v->nframes; i++)
+		if (is(v->frame[i]->func, softirq_fns))
+			softirq = 1;
+	if (v->sec == SEC_IRQ || v->sec == SEC_SOFTIRQ) {
+		if (softirq || v->sec == SEC_SOFTIRQ) {
+			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "softirq");
+			snprintf(v->context, sizeof(v->context), "softirq (%s on the IRQ stack, interrupting %s)",
+				 any_frame(r, irq_exit) ? "from irq_exit()" : "run", who);
+		} else {
+			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "hardirq");
+			snprintf(v->context, sizeof(v->context), "hardirq (on the IRQ stack, interrupting %s)", who);
+		}
+		return;
+	}
+	if (v->sec != SEC_TASK) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "%s", v->sec == SEC_NMI ? "nmi" : "exception");
+		snprintf(v->context, sizeof(v->context), "the %s exception stack, interrupting %s", r->stack, who);
+		return;
+	}
+	if (softirq) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "softirq");
+		snprintf(v->context, sizeof(v->context), "softirq (on the stack of %s)", who);
+		return;
+	}
+	if (r->wq[0] || !strncmp(r->comm, "kworker/", 8) || !strcmp(v->entry, "kthread function worker_thread")) {
+		work[0] = '\0';
+		if (r->wq_fn[0])
+			snprintf(work, sizeof(work), "%s", r->wq_fn);
+		for (i = 1; !work[0] && i < r->n; i++)
+			if (!strcmp(r->e[i].func, "process_one_work") && !r->e[i - 1].unreliable)
+				snprintf(work, sizeof(work), "%s", r->e[i - 1].func);
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "kworker");
+		snprintf(v->context, sizeof(v->context), "kworker (%s, work function %s)", who,
+			 work[0] ? work : "unknown");
+		return;
+	}
+	if (!strncmp(v->entry, "kthread function", 16)) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "kthread");
+		snprintf(v->context, sizeof(v->context), "kthread (%s)", who);
+	} else if (!strncmp(v->entry, "unknown", 7) && kthread_name(r)) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "kthread");
+		snprintf(v->context, sizeof(v->context), "kthread (%s, by its name: the trace does not reach its entry)", who);
+	} else if (!strncmp(v->entry, "unknown", 7) && r->pid == 0) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "idle");
+		snprintf(v->context, sizeof(v->context), "the idle task (%s, by its pid)", who);
+	} else if (!strncmp(v->entry, "syscall", 7)) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "task");
+		snprintf(v->context, sizeof(v->context), "task (%s)", who);
+	} else if (!strcmp(v->entry, "the idle loop")) {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "idle");
+		snprintf(v->context, sizeof(v->context), "the idle task (%s)", who);
+	} else {
+		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "unknown");
+		snprintf(v->context, sizeof(v->context), "unknown (%s; the trace does not say task or kthread)", who);
+	}
+}
+
+/* A frame's subsystem, by its module or the prefix of its name. */
+static const char *subsystem(const struct sl_entry *e)
+{
+	static const char * const map[][2] = {
+		{ "xfs_", "xfs" }, { "ext4_", "ext4" }, { "jbd2_", "jbd2" }, { "btrfs_", "btrfs" },
+		{ "f2fs_", "f2fs" }, { "nfs", "nfs" }, { "fuse_", "fuse" }, { "ovl_", "overlayfs" },
+		{ "iomap_", "iomap" }, { "dm_", "dm" }, { "__map_bio", "dm" }, { "__split_and_process_bio", "dm" },
+		{ "md_", "md" }, { "raid1", "md" }, { "raid10", "md" }, { "raid5", "md" },
+		{ "nvme_", "nvme" }, { "scsi_", "scsi" }, { "sd_", "scsi" }, { "blk_", "block" },
+		{ "__blk_", "block" }, { "submit_bio", "block" }, { "__submit_bio", "block" },
+		{ "loop_", "loop" }, { "lo_rw", "loop" }, { "virtblk_", "virtio_blk" },
+		{ "virtio_queue_rq", "virtio_blk" }, { "tcp_", "tcp" }, { "__tcp_", "tcp" },
+		{ "ip_", "ip" }, { "__ip_", "ip" }, { "ip6_", "ipv6" }, { "udp_", "udp" },
+		{ "__netif_", "net" }, { "netif_", "net" }, { "__dev_queue_xmit", "net" },
+		{ "nf_", "netfilter" }, { "br_", "bridge" }, { "bpf_", "bpf" }, { "__bpf_", "bpf" },
+		{ "usb_", "usb" }, { "shrink_", "mm" }, { "try_to_free_pages", "mm" },
+		{ "__alloc_pages", "mm" }, { "vfs_", "vfs" },
+	};
+	static const char * const mods[][2] = {
+		{ "dm_mod", "dm" }, { "nvme_core", "nvme" }, { "raid1", "md" }, { "raid10", "md" },
+		{ "raid456", "md" }, { "md_mod", "md" }, { "scsi_mod", "scsi" }, { "virtio_blk", "virtio_blk" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mods); i++)
+		if (!strcmp(e->mod, mods[i][0]))
+			return mods[i][1];
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strncmp(e->func, map[i][0], strlen(map[i][0])))
+			return map[i][1];
+	return e->mod[0] ? e->mod : NULL;
+}
+
+static void find_chain(struct sl_verdict *v)
+{
+	const char *last = NULL, *s;
+	size_t n = 0;
+	int i, parts = 0;
+
+	v->chain[0] = '\0';
+	for (i = v->nframes - 1; i >= 0 && n < sizeof(v->chain); i--) {
+		s = subsystem(v->frame[i]);
+		if (!s || (last && !strcmp(s, last)))
+			continue;
+		n += snprintf(v->chain + n, sizeof(v->chain) - n, "%s%s", parts ? " -> " : "", s);
+		last = s;
+		parts++;
+	}
+	if (parts < 2)
+		v->chain[0] = '\0';
+}
+
+void sl_verdict(struct sl_report *r, struct sl_verdict *v)
+{
+	int i;
+
+	memset(v, 0, sizeof(*v));
+	v->r = r;
+	pick_frames(r, v);
+	sl_cycle(v);
+	find_entry(r, v);
+	find_context(r, v);
+	find_chain(v);
+	v->total = -1;
+	for (i = 0; i < v->nframes; i++) {
+		long b = v->frame[i]->bytes;
+
+		if (b < 0)
+			continue;
+		v->total = (v->total < 0 ? 0 : v->total) + b;
+		v->known++;
+	}
+}
