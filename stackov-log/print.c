@@ -56,7 +56,8 @@ static void verdict_line(const struct sl_verdict *v)
 		       r->canary_func[0] ? r->canary_func : "a function");
 		break;
 	case K_END_MAGIC:
-		printf("STACK_END_MAGIC at the end of the stack was overwritten: the stack ran out, found late, with no guard page to stop it\n");
+		printf("the word at the end of the task's stack (STACK_END_MAGIC) was found overwritten: an overflow\n"
+		       "             with no guard page to stop it, or a stray write into the stack; the log alone cannot tell which\n");
 		break;
 	default:
 		if (!strcmp(s, "above"))
@@ -106,9 +107,8 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	char cyc[512];
 	int i;
 
-	printf("stack overflow: %s stack, ", stack_of(r));
-	if (r->stack_inferred)
-		printf("(from the trace's markers: the log has no BUG line naming it) ");
+	printf("%s: %s stack, ", r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT ? "stack overflow" :
+	       "stack corruption", stack_of(r));
 	if (r->pid >= 0)
 		printf("pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
 	else
@@ -127,6 +127,8 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 			       r->fault, r->fault - r->hi);
 	} else if (r->hashed) {
 		printf("  stack:     unknown: the BUG line's addresses are hashed (booted without no_hash_pointers)\n");
+	} else if (r->stack_inferred) {
+		printf("  stack:     no bounds; named by the trace's markers: the log has no BUG line\n");
 	} else if (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT) {
 		printf("  stack:     unknown: the log prints no bounds\n");
 	}
@@ -223,6 +225,7 @@ void sl_print_facts(const struct sl_verdict *v)
 	const struct sl_report *r = v->r;
 	char cyc[512];
 
+	printf("kind: %s\n", r->kind == K_END_MAGIC ? "end-magic" : r->kind == K_CANARY ? "canary" : "guard");
 	printf("stack: %s\n", stack_of(r));
 	printf("side: %s\n", side(r));
 	if (r->pid >= 0)

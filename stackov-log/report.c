@@ -300,6 +300,8 @@ static void log_line(char *buf, long lineno)
 			open_r[i]->has_oops = 1;
 		if (kind == K_GUARD && how == 1)
 			guard_line(open_r[i], s);
+		if (kind == K_END_MAGIC)	/* it sits at the end of the task's stack */
+			snprintf(open_r[i]->stack, sizeof(open_r[i]->stack), "TASK");
 		if (kind == K_CANARY)
 			sscanf(strstr(s, "corrupted in: ") + 14, "%127[A-Za-z0-9_.$]", open_r[i]->canary_func);
 		return;

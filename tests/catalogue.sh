@@ -50,6 +50,7 @@ catalogue() {
 		check "$s: drgn: $fn's frames are on the $stack stack" \
 			grep -Eq " $fn at .*\\[($want)\\]\$" "$run/drgn.txt"
 		readers_agree "$s" "$run" "$fn"
+		explain_agrees "$s" "$run"
 		# Every error of a reader is one: crash's own limitations are
 		# named as such, and a refusal the readers share is the verdict.
 		check "$s: the summary lists no reader errors (crash's own limitations named apart)" \

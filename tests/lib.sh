@@ -207,6 +207,69 @@ qemu_boot_survived() {
 	outcome_holds "$(scenario_field "$1" vmap)" "$qres" "$2/qemu-dump/klog.txt"
 }
 cycle_has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+# rot CYCLE: "a -> b -> c" turned to start at its smallest name: the same
+# cycle, read from wherever a trace starts it, is the same string.
+rot() {
+	printf '%s\n' "$1" | awk -F ' -> ' '{
+		best = ""
+		for (i = 1; i <= NF; i++) {
+			r = $i
+			for (j = 1; j < NF; j++)
+				r = r " -> " $((i + j - 1) % NF + 1)
+			if (best == "" || r < best)
+				best = r
+		}
+		print best
+	}'
+}
+
+# explain_agrees NAME RUN: stackov-log on RUN's log alone (console.log,
+# else the dump's own), given vmlinux, says what crash's stackov says on
+# the kdump vmcore (readers_agree leaves it in RUN/agree-vmcore.crash.json):
+# the stack, the task, the entry, the cycle's functions and its bytes, and
+# for each function of the cycle, its frame's bytes (crash's frame list in
+# the report). A dump with no overflow: the log has none either.
+explain_agrees() {
+	name=$1 erun=$2
+	j=$erun/agree-vmcore.crash.json e=$erun/explain.json
+	bin=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log) || { fail "$name: stackov-log does not build"; return; }
+	for f in console.log vmcore.dmesg; do
+		[ -f "$erun/$f" ] || continue
+		"$bin" -j -v "$erun/vmlinux" -m "$erun" "$erun/$f" >"$e" 2>&1 && break
+	done
+	if ! grep -q '^{' "$j" 2>/dev/null; then
+		check "$name: no overflow in the dump, none in the log alone" grep -q '^no stack overflow in this log' "$e"
+		return
+	fi
+	check "$name: stackov-log finds the overflow in the run's log" grep -q '^{' "$e"
+	for k in stack pid comm cpu entry; do
+		check "$name: the log alone says the dump's $k ($(jfield "$j" $k))" [ "$(jfield "$e" $k)" = "$(jfield "$j" $k)" ]
+	done
+	dc=$(jfield "$j" cycle) lc=$(jfield "$e" cycle)
+	check "$name: the log alone finds the dump's cycle (${dc% x*})" [ "$(rot "${lc% x*}")" = "$(rot "${dc% x*}")" ]
+	case $dc in *'bytes per cycle'*)
+		check "$name: and its bytes (${dc##*\(})" [ "${lc##*\(}" = "${dc##*\(}" ] ;;
+	esac
+	sed -n '/^===== crash on vmcore =====$/,/^=====/p' "$erun/report.txt" |
+		sed -n '/^  frames: /,/^[^ ]/p' >"$erun/explain.crash-frames"
+	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" "$lc" >"$erun/explain.bytes" <<'PY'
+import json, sys
+log = json.load(open(sys.argv[1]))
+dump = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    if len(w) >= 5 and w[0].startswith('#') and w[0] != '#0' and w[4] == 'bytes':
+        dump.setdefault(w[2], int(w[3]))
+cyc = [f.strip() for f in sys.argv[3].split(' x')[0].split('->')]
+for name, b in zip(log['names'][1:], log['bytes'][1:]):
+    if name in cyc and name in dump:
+        print(name, b, dump[name])
+        cyc.remove(name)
+PY
+	check "$name: each frame of the cycle has the dump's bytes in the log alone ($(tr '\n' ',' <"$erun/explain.bytes"))" \
+		sh -c "[ -s '$erun/explain.bytes' ] && awk '\$2 != \$3 { exit 1 }' '$erun/explain.bytes'"
+}
+
 # readers_agree NAME RUN FN [DUMPS]: on each dump of RUN (kdump's: crash on vmcore,
 # gdb on vmcore.elf, drgn on vmcore; QEMU's: crash on qemu-vmcore, gdb and
 # drgn on qemu-vmcore.elf, its ELF dump with paging), the readers' verdicts
