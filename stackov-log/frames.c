@@ -6,10 +6,11 @@
  * there: from the kernel's ORC table when vmlinux has one (as the ORC
  * unwinder reads it, and the crash extension), else from the DWARF CFI
  * (dwarf_cfi_addrframe). Where the CFA is %rbp + 16 (a frame-pointer
- * kernel), the frame is 16 bytes plus what its prologue pushes and
- * subtracts from %rsp after "mov %rsp,%rbp". The faulting frame (RIP)
+ * kernel), from what its prologue pushes and subtracts, decoded by
+ * capstone. The faulting frame (RIP)
  * is measured at its instruction, not at a call.
  */
+#include <capstone/capstone.h>
 #include <dirent.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -20,8 +21,8 @@
 
 #include "stackov-log.h"
 
-#define X86_REG_RBP	6
-#define X86_REG_RSP	7
+#define DWARF_REG_RBP	6
+#define DWARF_REG_RSP	7
 #define ORC_REG_SP	5
 #define ORC_TYPE_CALL	0
 
@@ -257,59 +258,160 @@ static int sym_addr(Dwfl_Module *mod, const struct sl_entry *e, GElf_Addr *addr)
 	return found;
 }
 
-/* After "push %rbp; mov %rsp,%rbp": what the prologue pushes and subtracts. */
-static long fp_prologue(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr pc)
+/*
+ * Where the CFA is %rbp + 16 the CFI no longer says how far %rsp went:
+ * the prologue does. Capstone decodes the function from its start to the
+ * first branch, call or return (or to @pc): 8 bytes of return address,
+ * 8 for each push, and what "sub $N,%rsp" takes. gcc puts the whole
+ * frame there; -1 if the prologue moves %rsp any other way.
+ */
+static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr pc)
 {
-	unsigned char b[64];
-	size_t i = 0, len = pc - fn < sizeof(b) ? pc - fn : sizeof(b);
-	long bytes = 16;
+	unsigned char b[256];
+	size_t len = pc - fn < sizeof(b) ? pc - fn : sizeof(b), n, i;
+	long bytes = 8;
+	cs_insn *insn;
+	csh cs;
 
-	if (len < 4 || !read_at(mod, fn, b, len))
+	if (!len || !read_at(mod, fn, b, len) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return -1;
-	if (len >= 4 && b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa)
-		i += 4;		/* endbr64 */
-	if (i + 5 <= len && (b[i] == 0xe8 || (b[i] == 0x0f && b[i + 1] == 0x1f)))
-		i += 5;		/* call __fentry__, or its nop */
-	if (i + 4 > len || b[i] != 0x55 || b[i + 1] != 0x48 || b[i + 2] != 0x89 || b[i + 3] != 0xe5)
-		return -1;
-	i += 4;
-	while (i < len) {
-		if (b[i] >= 0x50 && b[i] <= 0x57 && b[i] != 0x54) {
-			bytes += 8;			/* push %reg */
-			i += 1;
-		} else if (i + 1 < len && b[i] == 0x41 && b[i + 1] >= 0x50 && b[i + 1] <= 0x57) {
-			bytes += 8;			/* push %r8..%r15 */
-			i += 2;
-		} else if (i + 3 < len && b[i] == 0x48 && b[i + 1] == 0x83 && b[i + 2] == 0xec) {
-			bytes += b[i + 3];		/* sub $imm8,%rsp */
-			i += 4;
-		} else if (i + 6 < len && b[i] == 0x48 && b[i + 1] == 0x81 && b[i + 2] == 0xec) {
-			bytes += b[i + 3] | b[i + 4] << 8 | b[i + 5] << 16 | (long)b[i + 6] << 24;
-			i += 7;				/* sub $imm32,%rsp */
-		} else if (i + 2 < len && (b[i] & 0xf0) == 0x40 && (b[i + 1] == 0x89 || b[i + 1] == 0x8b) &&
-			   b[i + 2] >= 0xc0) {
-			i += 3;				/* mov %reg,%reg */
-		} else if (i + 1 < len && (b[i] == 0x89 || b[i] == 0x8b || b[i] == 0x31) && b[i + 1] >= 0xc0) {
-			i += 2;				/* 32-bit mov or xor, register to register */
-		} else {
-			/* and $-N,%rsp realigns the stack: what it takes is not knowable */
-			if (i + 2 < len && b[i] == 0x48 && b[i + 1] == 0x83 && b[i + 2] == 0xe4)
-				return -1;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	n = cs_disasm(cs, b, len, fn, 0, &insn);
+	for (i = 0; i < n && bytes >= 0; i++) {
+		const cs_x86 *x = &insn[i].detail->x86;
+
+		if (cs_insn_group(cs, &insn[i], CS_GRP_JUMP) || cs_insn_group(cs, &insn[i], CS_GRP_CALL) ||
+		    cs_insn_group(cs, &insn[i], CS_GRP_RET))
 			break;
-		}
+		if (insn[i].id == X86_INS_PUSH)
+			bytes += 8;
+		else if (insn[i].id == X86_INS_SUB && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+			 x->operands[0].reg == X86_REG_RSP && x->operands[1].type == X86_OP_IMM)
+			bytes += x->operands[1].imm;
+		else if (x->op_count >= 1 && x->operands[0].type == X86_OP_REG &&
+			 x->operands[0].reg == X86_REG_RSP && insn[i].id != X86_INS_MOV)
+			bytes = -1;	/* and $-16,%rsp, pop, add: not a plain frame */
 	}
+	cs_free(insn, n);
+	cs_close(&cs);
 	return bytes;
 }
 
-/* The bytes of frame @e at @pc (the instruction, or the call before a return address). */
-static long cfa_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr pc)
+/*
+ * The function ET_REL @elf's relocation @r (in relocation section @rela)
+ * calls: its symbol, or for a section symbol (a static function of the
+ * same file) the function at the addend's place in that section.
+ */
+static const char *rel_target(Elf *elf, Elf_Scn *rela, GElf_Rela *r)
 {
+	GElf_Shdr sh, symsh;
+	Elf_Scn *symscn;
+	Elf_Data *d;
+	GElf_Sym sym, f;
+	size_t i;
+
+	if (!gelf_getshdr(rela, &sh))
+		return NULL;
+	symscn = elf_getscn(elf, sh.sh_link);
+	d = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!d || !gelf_getshdr(symscn, &symsh) || !gelf_getsym(d, GELF_R_SYM(r->r_info), &sym))
+		return NULL;
+	if (GELF_ST_TYPE(sym.st_info) != STT_SECTION)
+		return elf_strptr(elf, symsh.sh_link, sym.st_name);
+	/* rel32 = S + A - P, and the call goes to P + 4 + rel32 = S + A + 4 */
+	for (i = 0; i < symsh.sh_size / symsh.sh_entsize; i++)
+		if (gelf_getsym(d, i, &f) && GELF_ST_TYPE(f.st_info) == STT_FUNC &&
+		    f.st_shndx == sym.st_shndx && f.st_value == (GElf_Addr)(r->r_addend + 4))
+			return elf_strptr(elf, symsh.sh_link, f.st_name);
+	return NULL;
+}
+
+/* The call that ends at @a + 5 in ET_REL @elf's section @scn: its target's name. */
+static const char *rel_call(Elf *elf, Elf_Scn *scn, GElf_Addr a)
+{
+	Elf_Scn *r = NULL;
+	const char *name = NULL;
+	GElf_Rela rela;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t i;
+
+	while ((r = elf_nextscn(elf, r))) {
+		if (!gelf_getshdr(r, &sh) || sh.sh_type != SHT_RELA || sh.sh_info != elf_ndxscn(scn))
+			continue;
+		d = elf_getdata(r, NULL);
+		for (i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++)
+			if (gelf_getrela(d, i, &rela) && rela.r_offset == a + 1)
+				name = rel_target(elf, r, &rela);
+	}
+	return name;
+}
+
+/*
+ * What the instruction before return address @e->pc is, as capstone
+ * decodes the bytes ending there: a direct call (and to what, by name: in
+ * a module, from its relocation), an indirect call (a retpoline thunk's
+ * too), or no call at all: then the entry is a stale word, not a frame.
+ */
+static void call_before(Dwfl_Module *mod, struct sl_entry *e)
+{
+	static const int lengths[] = { 5, 2, 3, 4, 6, 7 };
+	unsigned char b[7];
+	GElf_Addr a = e->pc - 5, bias;
+	Elf_Scn *scn = dwfl_module_address_section(mod, &a, &bias);
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	const char *name = NULL;
+	GElf_Ehdr eh;
+	cs_insn *insn;
+	size_t k, n;
+	csh cs;
+
+	e->call = CALL_UNKNOWN;
+	if (!scn || !elf || !read_at(mod, e->pc - 7, b, 7) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	e->call = CALL_NONE;
+	for (k = 0; k < ARRAY_SIZE(lengths) && e->call == CALL_NONE; k++) {
+		int l = lengths[k];
+
+		n = cs_disasm(cs, b + 7 - l, l, e->pc - l, 1, &insn);
+		if (n == 1 && insn[0].size == l && insn[0].id == X86_INS_CALL) {
+			const cs_x86 *x = &insn[0].detail->x86;
+
+			if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+				e->call = CALL_DIRECT;
+				/* In a module, the linker fills in a call out of its section. */
+				if (gelf_getehdr(elf, &eh) && eh.e_type == ET_REL)
+					name = rel_call(elf, scn, a);
+				if (!name)
+					name = dwfl_module_addrname(mod, x->operands[0].imm);
+				snprintf(e->callee, sizeof(e->callee), "%s", name ? name : "?");
+				if (name && !strncmp(name, "__x86_indirect_", 15))
+					e->call = CALL_INDIRECT;
+			} else {
+				e->call = CALL_INDIRECT;
+			}
+		}
+		if (n)
+			cs_free(insn, n);
+	}
+	cs_close(&cs);
+}
+
+/*
+ * The bytes of frame @e at @pc (the instruction, or the call before a
+ * return address); @fn is its function's start.
+ */
+static long cfa_bytes(Dwfl_Module *mod, const struct sl_entry *e, GElf_Addr fn, GElf_Addr pc)
+{
+	struct sl_entry parent;
 	Dwarf_Addr bias;
 	Dwarf_CFI *cfi = dwfl_module_dwarf_cfi(mod, &bias);
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Op *ops;
 	size_t nops;
-	long bytes = -1;
+	long bytes = -1, off = 0;
+	unsigned int reg = ~0U;
 
 	if (mod == kernel && orc_num)
 		return orc_bytes(pc);
@@ -320,10 +422,26 @@ static long cfa_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr pc)
 		free(frame);
 		return -1;
 	}
-	if (ops[0].atom == DW_OP_breg0 + X86_REG_RSP || (ops[0].atom == DW_OP_bregx && ops[0].number == X86_REG_RSP))
-		bytes = (long)(ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number);
-	else if (ops[0].atom == DW_OP_breg0 + X86_REG_RBP && ops[0].number == 16)
-		bytes = fp_prologue(mod, fn, pc);
+	/* CFA = reg + offset: DW_OP_bregN offset, or DW_OP_bregx reg offset */
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		off = (long)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (long)ops[0].number;
+	}
+	if (reg == DWARF_REG_RSP)
+		bytes = off;
+	else if (reg == DWARF_REG_RBP && off == 16 && !strstr(e->func, ".cold"))
+		bytes = prologue_bytes(mod, fn, pc);
+	else if (reg == DWARF_REG_RBP && off == 16) {
+		/* func.cold is a piece of func, moved away: func's prologue made the frame */
+		parent = *e;
+		parent.func[strcspn(parent.func, ".")] = '\0';
+		parent.size = 0;
+		if (sym_addr(mod, &parent, &fn))
+			bytes = prologue_bytes(mod, fn, fn + 256);
+	}
 	free(frame);
 	return bytes;
 }
@@ -352,8 +470,10 @@ void sl_frames_measure(struct sl_report *r, char *err, size_t errlen)
 		if (!sym_addr(mod, e, &fn))
 			continue;
 		e->pc = fn + e->off;
+		if (i >= 0 && e->off)
+			call_before(mod, e);
 		/* A return address is measured at its call; the faulting RIP at itself. */
-		e->bytes = cfa_bytes(mod, fn, i < 0 || !e->off ? e->pc : e->pc - 1);
+		e->bytes = cfa_bytes(mod, e, fn, i < 0 || !e->off ? e->pc : e->pc - 1);
 		if (mod == kernel) {
 			Dwfl_Line *l = dwfl_module_getsrc(mod, e->pc);
 			const char *src = l ? dwfl_lineinfo(l, NULL, NULL, NULL, NULL, NULL) : NULL;

@@ -141,6 +141,9 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	printf("  frames:    %d on the log's trace%s%s\n", v->nframes,
 	       v->reliable ? ", its reliable entries" : v->nframes ? ", every one unreliable ('?')" : "",
 	       r->ended ? "" : "; the log ends before the trace does");
+	if (v->dropped)
+		printf("             %d other '?' entries are no frame of the chain: the instruction before each is no call, or a call of another function\n",
+		       v->dropped);
 	for (i = 0; i < v->nframes; i++) {
 		const struct sl_entry *e = v->frame[i];
 		char name[SL_NAME + 80];

@@ -39,7 +39,11 @@ struct sl_entry {
 	unsigned long pc;	/* the return address, 0 if not found */
 	long bytes;		/* the stack the frame uses, -1 if unknown */
 	char file[96];		/* its source file, "" if unknown */
+	int call;		/* the instruction before pc: CALL_* */
+	char callee[SL_NAME];	/* a direct call's target, by name */
 };
+
+enum { CALL_UNKNOWN, CALL_NONE, CALL_DIRECT, CALL_INDIRECT };
 
 enum sl_kind {
 	K_GUARD,	/* BUG: X stack guard page was hit */
@@ -81,6 +85,7 @@ struct sl_verdict {
 	struct sl_entry *frame[SL_MAX_ENTRIES + 1];	/* innermost first */
 	int nframes;
 	int reliable;			/* the frames are reliable entries */
+	int dropped;			/* '?' entries that are no frame of the chain */
 	int cyc_start, cyc_period, cyc_reps;
 	long cyc_bytes;
 	char context[384];

@@ -92,6 +92,47 @@ static void infer_stack(struct sl_report *r)
 		}
 }
 
+/* @a and @b are the same function, a .cold or .constprop piece aside. */
+static int same_fn(const char *a, const char *b)
+{
+	size_t n = strcspn(a, ".");
+
+	return n == strcspn(b, ".") && !strncmp(a, b, n);
+}
+
+/*
+ * A trace of '?' entries is every text address the stack held. Given
+ * vmlinux, one is a frame of the chain only if the instruction before it
+ * is a call, and, when the call is direct, a call of the frame below it.
+ */
+static int calls(const struct sl_entry *e, const struct sl_entry *below)
+{
+	return e->call == CALL_DIRECT && below && same_fn(e->callee, below->func);
+}
+
+/*
+ * An indirect call (or one not decoded) may be the caller; it is taken
+ * unless a later entry of the same stack is a direct call of the frame
+ * below: a stale word left by some other call chain is passed over.
+ */
+static int chained(const struct sl_verdict *v, const struct sl_report *r, int i)
+{
+	const struct sl_entry *e = &r->e[i];
+	const struct sl_entry *below = v->nframes ? v->frame[v->nframes - 1] : NULL;
+	int j;
+
+	if (v->reliable)
+		return 1;
+	if (e->call == CALL_NONE || (e->call == CALL_DIRECT && below && !calls(e, below)))
+		return 0;
+	if (e->call == CALL_DIRECT)
+		return 1;
+	for (j = i + 1; j < r->n && below; j++)
+		if (r->e[j].sec == e->sec && calls(&r->e[j], below))
+			return 0;
+	return 1;
+}
+
 static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 {
 	int i, reliable = 0, skipping = 1;
@@ -129,7 +170,10 @@ static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 		    (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT))
 			v->frame[v->nframes++] = &r->rip;
 		skipping = 0;
-		v->frame[v->nframes++] = e;
+		if (chained(v, r, i))
+			v->frame[v->nframes++] = e;
+		else
+			v->dropped++;
 	}
 }
 
@@ -318,7 +362,10 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 	}
 }
 
-/* A frame's subsystem, by its module or the prefix of its name. */
+/*
+ * A frame's subsystem, by its module or the prefix of its name. The block
+ * layer and the VFS, the glue between every two of them, are left out.
+ */
 static const char *subsystem(const struct sl_entry *e)
 {
 	static const char * const map[][2] = {
@@ -326,15 +373,13 @@ static const char *subsystem(const struct sl_entry *e)
 		{ "f2fs_", "f2fs" }, { "nfs", "nfs" }, { "fuse_", "fuse" }, { "ovl_", "overlayfs" },
 		{ "iomap_", "iomap" }, { "dm_", "dm" }, { "__map_bio", "dm" }, { "__split_and_process_bio", "dm" },
 		{ "md_", "md" }, { "raid1", "md" }, { "raid10", "md" }, { "raid5", "md" },
-		{ "nvme_", "nvme" }, { "scsi_", "scsi" }, { "sd_", "scsi" }, { "blk_", "block" },
-		{ "__blk_", "block" }, { "submit_bio", "block" }, { "__submit_bio", "block" },
-		{ "loop_", "loop" }, { "lo_rw", "loop" }, { "virtblk_", "virtio_blk" },
+		{ "nvme_", "nvme" }, { "scsi_", "scsi" }, { "sd_", "scsi" }, { "loop_", "loop" }, { "lo_rw", "loop" }, { "virtblk_", "virtio_blk" },
 		{ "virtio_queue_rq", "virtio_blk" }, { "tcp_", "tcp" }, { "__tcp_", "tcp" },
 		{ "ip_", "ip" }, { "__ip_", "ip" }, { "ip6_", "ipv6" }, { "udp_", "udp" },
 		{ "__netif_", "net" }, { "netif_", "net" }, { "__dev_queue_xmit", "net" },
 		{ "nf_", "netfilter" }, { "br_", "bridge" }, { "bpf_", "bpf" }, { "__bpf_", "bpf" },
 		{ "usb_", "usb" }, { "shrink_", "mm" }, { "try_to_free_pages", "mm" },
-		{ "__alloc_pages", "mm" }, { "vfs_", "vfs" },
+		{ "__alloc_pages", "mm" },
 	};
 	static const char * const mods[][2] = {
 		{ "dm_mod", "dm" }, { "nvme_core", "nvme" }, { "raid1", "md" }, { "raid10", "md" },

@@ -7,7 +7,7 @@ set -eu
 . "$(dirname -- "$0")/../lib.sh"
 
 PKGS="${KERNEL_DEPS-$KERNEL_PACKAGE} qemu-system-x86 gdb crash kexec-tools makedumpfile
-python3-drgn busybox-static gcc make bc flex bison libelf-dev libdw-dev libssl-dev
+python3-drgn busybox-static gcc make bc flex bison libelf-dev libdw-dev libcapstone-dev libssl-dev
 cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev
 zlib1g-dev texinfo shellcheck util-linux diffutils gzip"
