@@ -157,8 +157,8 @@ kdump_failure() {
 #   CONFIG_X86_MCE (the lab kernel has neither; Debian's has both, and its
 #   dumps show no such error).
 # - x86_64_in_irqstack() finds the interrupted stack from the exception
-#   frame's saved rsp, which an IRQ-stack overflow leaves in the guard page
-#   below the IRQ stack: bt cannot cross from the #DF stack.
+#   frame's saved rsp, which an overflow leaves in the guard page
+#   below the stack it overflowed: bt cannot cross from the #DF stack.
 crash_limitation() {
 	case $1 in
 	*'invalid size request: 0'*'stack contents'* | *'read of stack at fffffe'*)
@@ -166,13 +166,11 @@ crash_limitation() {
 	*'cannot transition from exception stack to current process stack'*)
 		rsp=$(printf '%s' "${2:-}" | sed -n 's/.*"rsp":"\([0-9a-f]*\)".*/\1/p')
 		lo=$(printf '%s' "${2:-}" | sed -n 's/.*"lo":"\([0-9a-f]*\)".*/\1/p')
-		case ${2:-} in
-		*'"stack":"IRQ"'*)
-			# Both 16 hex digits: as strings, in the order of the numbers.
-			[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
-				[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
-				echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the IRQ stack ($lo), in its guard page: bt cannot leave the #DF stack" ;;
-		esac ;;
+		stk=$(printf '%s' "${2:-}" | sed -n 's/.*"stack":"\([A-Z]*\)".*/\1/p')
+		# Both 16 hex digits: as strings, in the order of the numbers.
+		[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
+			[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
+			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" ;;
 	esac
 	true
 }

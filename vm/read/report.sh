@@ -120,9 +120,9 @@ gdb_on_elf() {
 			"$tmp/crash_on_$d.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
-	rc=0
+	grc=0
 	timeout -k 5 "$READER_TIMEOUT" gdb "$@" \
-		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || rc=$?
+		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || grc=$?
 	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
@@ -137,7 +137,7 @@ gdb_on_elf() {
 	fi
 	# In batch, gdb's status is the last command's: a refusal of stackov
 	# ("stackov: ... no stack overflow to explain") is an answer.
-	[ "$rc" = 0 ] || { [ "$rc" != 124 ] && grep -q '^stackov: ' "$tmp/gdb.raw"; } || return "$rc"
+	[ "$grc" = 0 ] || { [ "$grc" != 124 ] && grep -q '^stackov: ' "$tmp/gdb.raw"; } || return "$grc"
 }
 
 # drgn: its own unwinder's trace (postmortem.py), then the stackov verdict
@@ -281,16 +281,16 @@ explain=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log 2>/dev/null || true)
 : >"$tmp/explain"
 for f in console.log vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
 	{ [ -n "$explain" ] && [ -f "$run/$f" ]; } || continue
-	rc=0
-	timeout -k 5 "$READER_TIMEOUT" "$explain" -v "$run/vmlinux" -m "$run" "$run/$f" >"$tmp/explain.out" 2>&1 || rc=$?
-	[ "$rc" = 1 ] && continue
+	erc=0
+	timeout -k 5 "$READER_TIMEOUT" "$explain" -v "$run/vmlinux" -m "$run" "$run/$f" >"$tmp/explain.out" 2>&1 || erc=$?
+	[ "$erc" = 1 ] && continue
 	{
 		section "the log alone: stackov-log on $f (make explain LOG=$run/$f VMLINUX=$run/vmlinux)"
 		cat "$tmp/explain.out"
-		[ "$rc" = 0 ] || echo "!!! stackov-log FAILED (status $rc)"
+		[ "$erc" = 0 ] || echo "!!! stackov-log FAILED (status $erc)"
 	} >>"$tmp/body"
-	sed -n '/^stack overflow: /{s/^/log alone ('"${f##*/}"'): /p;q}' "$tmp/explain.out" >"$tmp/explain"
-	sed -n 's/^  cycle: *\(.*\)/log alone: cycle \1/p' "$tmp/explain.out" | head -1 >>"$tmp/explain"
+	sed -n '/^stack \(overflow\|corruption\): /{s/^/log alone ('"${f##*/}"'): /p;q}' "$tmp/explain.out" >"$tmp/explain"
+	sed -n 's/^  \(cycle\|verdict\): *\(.*\)/log alone: \1 \2/p' "$tmp/explain.out" | head -2 >>"$tmp/explain"
 	break
 done
 [ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
