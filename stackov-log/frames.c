@@ -12,6 +12,7 @@
  */
 #include <capstone/capstone.h>
 #include <dirent.h>
+#include <limits.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -260,41 +261,132 @@ static int sym_addr(Dwfl_Module *mod, const struct sl_entry *e, GElf_Addr *addr)
 
 /*
  * Where the CFA is %rbp + 16 the CFI no longer says how far %rsp went:
- * the prologue does. Capstone decodes the function from its start to the
- * first branch, call or return (or to @pc): 8 bytes of return address,
- * 8 for each push, and what "sub $N,%rsp" takes. gcc puts the whole
- * frame there; -1 if the prologue moves %rsp any other way.
+ * the code does. Capstone decodes the function (@size bytes from @fn),
+ * and the stack's depth is followed from its entry (8: the return
+ * address) along every path, as branches go: 8 more for each push, 8 less
+ * for each pop, what "sub/add $N,%rsp" take and give back. The frame at
+ * @pc uses the depth there (a return address: the depth at its call). -1
+ * where %rsp moves another way (and $-16, a lea) or @pc is not reached.
  */
-static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr pc)
+static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr size, GElf_Addr pc)
 {
-	unsigned char b[256];
-	size_t len = pc - fn < sizeof(b) ? pc - fn : sizeof(b), n, i;
-	long bytes = 8;
+	static unsigned char b[65536];
+	static long depth[65536];
+	static size_t work[65536];
+	size_t len = size < sizeof(b) ? size : sizeof(b), n, i, w = 0, lo, hi;
+	long bytes = -1, ijmp;
+	int seeded = 0;
 	cs_insn *insn;
 	csh cs;
 
-	if (!len || !read_at(mod, fn, b, len) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (pc < fn || pc - fn >= len || !read_at(mod, fn, b, len) ||
+	    cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return -1;
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	n = cs_disasm(cs, b, len, fn, 0, &insn);
-	for (i = 0; i < n && bytes >= 0; i++) {
-		const cs_x86 *x = &insn[i].detail->x86;
+	for (i = 0; i < n; i++)
+		depth[i] = LONG_MIN;
+	if (n)
+		depth[0] = 8;
+	work[w++] = 0;
+	ijmp = LONG_MIN;
+again:
+	while (w && n) {
+		size_t k = work[--w];
+		const cs_insn *in = &insn[k];
+		const cs_x86 *x = &in->detail->x86;
+		int to_rsp = x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+			     x->operands[0].reg == X86_REG_RSP;
+		int imm = to_rsp && x->operands[1].type == X86_OP_IMM;
+		long d = depth[k];
+		size_t next[2], nn = 0, j;
 
-		if (cs_insn_group(cs, &insn[i], CS_GRP_JUMP) || cs_insn_group(cs, &insn[i], CS_GRP_CALL) ||
-		    cs_insn_group(cs, &insn[i], CS_GRP_RET))
-			break;
-		if (insn[i].id == X86_INS_PUSH)
-			bytes += 8;
-		else if (insn[i].id == X86_INS_SUB && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
-			 x->operands[0].reg == X86_REG_RSP && x->operands[1].type == X86_OP_IMM)
-			bytes += x->operands[1].imm;
-		else if (x->op_count >= 1 && x->operands[0].type == X86_OP_REG &&
-			 x->operands[0].reg == X86_REG_RSP && insn[i].id != X86_INS_MOV)
-			bytes = -1;	/* and $-16,%rsp, pop, add: not a plain frame */
+		if (in->id == X86_INS_PUSH || in->id == X86_INS_PUSHFQ)
+			d += 8;
+		else if (in->id == X86_INS_POP || in->id == X86_INS_POPFQ)
+			d -= 8;
+		else if (in->id == X86_INS_SUB && imm)
+			d += x->operands[1].imm;
+		else if (in->id == X86_INS_ADD && imm)
+			d -= x->operands[1].imm;
+		else if (to_rsp && in->id != X86_INS_CMP && in->id != X86_INS_TEST)
+			continue;	/* %rsp from elsewhere (a leave, a lea): no further */
+		if (in->id == X86_INS_RET)
+			continue;
+		if (in->id == X86_INS_JMP && x->op_count == 1 && x->operands[0].type != X86_OP_IMM &&
+		    ijmp == LONG_MIN)
+			ijmp = d;	/* a switch's jump through its table */
+		if (in->id != X86_INS_JMP && k + 1 < n)
+			next[nn++] = k + 1;
+		if (cs_insn_group(cs, in, CS_GRP_JUMP) && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM) {
+			/* the branch's target, by address */
+			for (lo = 0, hi = n; lo < hi;) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (insn[mid].address < (uint64_t)x->operands[0].imm)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < n && insn[lo].address == (uint64_t)x->operands[0].imm)
+				next[nn++] = lo;
+		}
+		for (j = 0; j < nn; j++)
+			if (depth[next[j]] == LONG_MIN && w < ARRAY_SIZE(work)) {
+				depth[next[j]] = d;
+				work[w++] = next[j];
+			}
 	}
-	cs_free(insn, n);
+	/*
+	 * The cases of a switch are reached through its table, not by a
+	 * branch to follow: each block that nothing reached starts at the
+	 * depth of that jump.
+	 */
+	if (ijmp != LONG_MIN && !seeded) {
+		seeded = 1;
+		for (i = 1; i < n; i++)
+			if (depth[i] == LONG_MIN && (insn[i - 1].id == X86_INS_JMP || insn[i - 1].id == X86_INS_RET) &&
+			    w < ARRAY_SIZE(work)) {
+				depth[i] = ijmp;
+				work[w++] = i;
+			}
+		goto again;
+	}
+	for (i = 0; i < n; i++)
+		if (insn[i].address == pc && depth[i] != LONG_MIN)
+			bytes = depth[i];
+	/* A return address: the depth at the call before it. */
+	for (i = 1; bytes < 0 && i < n; i++)
+		if (insn[i - 1].address + insn[i - 1].size == pc && depth[i - 1] != LONG_MIN)
+			bytes = depth[i - 1];
+	if (n)
+		cs_free(insn, n);
 	cs_close(&cs);
 	return bytes;
+}
+
+/* How far @fn's prologue goes: to its first branch, call or return. */
+static GElf_Addr prologue_end(Dwfl_Module *mod, GElf_Addr fn)
+{
+	unsigned char b[256];
+	GElf_Addr end = 0;
+	cs_insn *insn;
+	size_t n, i;
+	csh cs;
+
+	if (!read_at(mod, fn, b, sizeof(b)) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return 0;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	n = cs_disasm(cs, b, sizeof(b), fn, 0, &insn);
+	for (i = 0; i < n && !end; i++)
+		if (cs_insn_group(cs, &insn[i], CS_GRP_JUMP) || cs_insn_group(cs, &insn[i], CS_GRP_CALL) ||
+		    cs_insn_group(cs, &insn[i], CS_GRP_RET))
+			end = insn[i].address - fn;
+	if (n)
+		cs_free(insn, n);
+	cs_close(&cs);
+	return end;
 }
 
 /*
@@ -433,14 +525,14 @@ static long cfa_bytes(Dwfl_Module *mod, const struct sl_entry *e, GElf_Addr fn, 
 	if (reg == DWARF_REG_RSP)
 		bytes = off;
 	else if (reg == DWARF_REG_RBP && off == 16 && !strstr(e->func, ".cold"))
-		bytes = prologue_bytes(mod, fn, pc);
+		bytes = prologue_bytes(mod, fn, e->size ? e->size : 65536, e->pc);
 	else if (reg == DWARF_REG_RBP && off == 16) {
 		/* func.cold is a piece of func, moved away: func's prologue made the frame */
 		parent = *e;
 		parent.func[strcspn(parent.func, ".")] = '\0';
 		parent.size = 0;
 		if (sym_addr(mod, &parent, &fn))
-			bytes = prologue_bytes(mod, fn, fn + 256);
+			bytes = prologue_bytes(mod, fn, prologue_end(mod, fn) + 16, fn + prologue_end(mod, fn));
 	}
 	free(frame);
 	return bytes;

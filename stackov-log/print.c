@@ -192,6 +192,7 @@ void sl_print_json(const struct sl_verdict *v)
 	int i;
 
 	printf("{");
+	json_str("kind", r->kind == K_END_MAGIC ? "end-magic" : r->kind == K_CANARY ? "canary" : "guard");
 	json_str("stack", stack_of(r));
 	if (r->have_bounds) {
 		printf("\"lo\":\"%lx\",\"hi\":\"%lx\",\"guard_hit\":%s,\"fault\":\"%lx\",\"below\":%ld,",

@@ -227,8 +227,10 @@ rot() {
 # else the dump's own), given vmlinux, says what crash's stackov says on
 # the kdump vmcore (readers_agree leaves it in RUN/agree-vmcore.crash.json):
 # the stack, the task, the entry, the cycle's functions and its bytes, and
-# for each function of the cycle, its frame's bytes (crash's frame list in
-# the report). A dump with no overflow: the log has none either.
+# each frame's bytes, for each function in both (the first frame of it
+# after the faulting one, in crash's frame list of the report). A dump with
+# no guard-page hit: none in the log either (a canary, an overwritten
+# STACK_END_MAGIC is said as such, no overflow).
 explain_agrees() {
 	name=$1 erun=$2
 	j=$erun/agree-vmcore.crash.json e=$erun/explain.json
@@ -238,7 +240,8 @@ explain_agrees() {
 		"$bin" -j -v "$erun/vmlinux" -m "$erun" "$erun/$f" >"$e" 2>&1 && break
 	done
 	if ! grep -q '^{' "$j" 2>/dev/null; then
-		check "$name: no overflow in the dump, none in the log alone" grep -q '^no stack overflow in this log' "$e"
+		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind || head -1 "$e"))" \
+			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic)\"' '$e'"
 		return
 	fi
 	check "$name: stackov-log finds the overflow in the run's log" grep -q '^{' "$e"
@@ -252,7 +255,7 @@ explain_agrees() {
 	esac
 	sed -n '/^===== crash on vmcore =====$/,/^=====/p' "$erun/report.txt" |
 		sed -n '/^  frames: /,/^[^ ]/p' >"$erun/explain.crash-frames"
-	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" "$lc" >"$erun/explain.bytes" <<'PY'
+	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" >"$erun/explain.bytes" <<'PY'
 import json, sys
 log = json.load(open(sys.argv[1]))
 dump = {}
@@ -260,13 +263,13 @@ for line in open(sys.argv[2]):
     w = line.split()
     if len(w) >= 5 and w[0].startswith('#') and w[0] != '#0' and w[4] == 'bytes':
         dump.setdefault(w[2], int(w[3]))
-cyc = [f.strip() for f in sys.argv[3].split(' x')[0].split('->')]
+seen = set()
 for name, b in zip(log['names'][1:], log['bytes'][1:]):
-    if name in cyc and name in dump:
+    if name in dump and name not in seen:
         print(name, b, dump[name])
-        cyc.remove(name)
+        seen.add(name)
 PY
-	check "$name: each frame of the cycle has the dump's bytes in the log alone ($(tr '\n' ',' <"$erun/explain.bytes"))" \
+	check "$name: the frames of both have the dump's bytes in the log alone ($(wc -l <"$erun/explain.bytes") compared; a mismatch: $(awk '$2 != $3' "$erun/explain.bytes" | head -3 | tr '\n' ' '))" \
 		sh -c "[ -s '$erun/explain.bytes' ] && awk '\$2 != \$3 { exit 1 }' '$erun/explain.bytes'"
 }
 
