@@ -66,6 +66,11 @@ check "cut mid-trace: still a report (status $rc)" [ "$rc" = 0 ]
 check "cut mid-trace: it says the log ends before the trace" grep -q 'the log ends before the trace does' "$s/cut.out"
 check "cut mid-trace: no sanitizer report" clean cut
 
+# A deep chain with no recursion: the subsystems it went through, outermost first.
+run chain tests/logs/constructed/storage-chain.log
+check "a deep storage chain: no cycle, and its chain is xfs -> iomap -> dm -> md -> nvme" \
+	sh -c "[ $rc = 0 ] && grep -q '^  cycle:     none' '$s/chain.out' && grep -q '^  chain:     xfs -> iomap -> dm -> md -> nvme\$' '$s/chain.out'"
+
 # No overflow: one line, status 1.
 : >"$s/empty.log"
 run empty "$s/empty.log"
