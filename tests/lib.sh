@@ -223,19 +223,35 @@ rot() {
 	}'
 }
 
-# explain_agrees NAME RUN: stackov-log on RUN's log alone (console.log,
-# else the dump's own), given vmlinux, says what crash's stackov says on
-# the kdump vmcore (readers_agree leaves it in RUN/agree-vmcore.crash.json):
+# explain_agrees NAME RUN: stackov-log on each boot's log alone, given
+# vmlinux, says what crash's stackov says on that boot's dump (readers_agree
+# leaves it in RUN/agree-DUMP.crash.json): on the kdump boot, its console
+# (in which the oops never appears: printk from the #DF handler is
+# deferred, and the capture kernel starts first) else the log read from
+# vmcore; on QEMU's boot, its console:
 # the stack, the task, the entry, the cycle's functions and its bytes, and
 # each frame's bytes, for each function in both (the first frame of it
 # after the faulting one, in crash's frame list of the report). A dump with
 # no guard-page hit: none in the log either (a canary, an overwritten
 # STACK_END_MAGIC is said as such, no overflow).
 explain_agrees() {
-	name=$1 erun=$2
-	j=$erun/agree-vmcore.crash.json e=$erun/explain.json
+	for d in vmcore qemu-vmcore; do
+		[ -f "$2/agree-$d.crash.json" ] || continue
+		case $d in
+		vmcore) explain_agrees_on "$1" "$2" vmcore console.log vmcore.dmesg ;;
+		*) explain_agrees_on "$1 (QEMU's boot)" "$2" qemu-vmcore qemu-dump/console.log qemu-dump/qemu-vmcore.dmesg ;;
+		esac
+	done
+}
+
+# explain_agrees_on NAME RUN DUMP LOG...: the first LOG of RUN that has a
+# report, against crash's stackov on DUMP (the same boot's).
+explain_agrees_on() {
+	name=$1 erun=$2 dump=$3
+	shift 3
+	j=$erun/agree-$dump.crash.json e=$erun/explain-$dump.json
 	bin=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log) || { fail "$name: stackov-log does not build"; return; }
-	for f in console.log vmcore.dmesg; do
+	for f in "$@"; do
 		[ -f "$erun/$f" ] || continue
 		"$bin" -j -v "$erun/vmlinux" -m "$erun" "$erun/$f" >"$e" 2>&1 && break
 	done
@@ -244,7 +260,7 @@ explain_agrees() {
 			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic)\"' '$e'"
 		return
 	fi
-	check "$name: stackov-log finds the overflow in the run's log" grep -q '^{' "$e"
+	check "$name: stackov-log finds the overflow in the log ($f)" grep -q '^{' "$e"
 	for k in stack pid comm cpu entry; do
 		check "$name: the log alone says the dump's $k ($(jfield "$j" $k))" [ "$(jfield "$e" $k)" = "$(jfield "$j" $k)" ]
 	done
@@ -253,7 +269,7 @@ explain_agrees() {
 	case $dc in *'bytes per cycle'*)
 		check "$name: and its bytes (${dc##*\(})" [ "${lc##*\(}" = "${dc##*\(}" ] ;;
 	esac
-	sed -n '/^===== crash on vmcore =====$/,/^=====/p' "$erun/report.txt" |
+	sed -n "/^===== crash on $dump =====\$/,/^=====/p" "$erun/report.txt" |
 		sed -n '/^  frames: /,/^[^ ]/p' >"$erun/explain.crash-frames"
 	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" >"$erun/explain.bytes" <<'PY'
 import json, sys

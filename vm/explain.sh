@@ -27,4 +27,12 @@ if [ -n "${VMLINUX:-}" ]; then
 elif [ -n "${MODULES:-}" ]; then
 	die "MODULES=$MODULES needs VMLINUX= too: the sizes come from both"
 fi
-exec "$bin" "$@" "$log"
+rc=0
+"$bin" "$@" "$log" || rc=$?
+# A run's console with kdump armed stops before the oops: printk from the
+# double-fault handler is deferred, and the capture kernel starts first.
+d=$(dirname -- "$log")
+if [ "$rc" = 1 ] && [ "$(basename -- "$log")" = console.log ] && [ -f "$d/vmcore.dmesg" ]; then
+	echo "(with kdump armed, the oops never reaches this console: the same boot's log is $d/vmcore.dmesg, and QEMU's boot's console is $d/qemu-dump/console.log)"
+fi
+exit "$rc"

@@ -279,7 +279,7 @@ cat "$tmp/peers" >>"$tmp/body"
 # capture kernel may start before the console has it all), with vmlinux.
 explain=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log 2>/dev/null || true)
 : >"$tmp/explain"
-for f in console.log vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
+for f in console.log vmcore.dmesg qemu-dump/console.log qemu-dump/qemu-vmcore.dmesg; do
 	{ [ -n "$explain" ] && [ -f "$run/$f" ]; } || continue
 	erc=0
 	timeout -k 5 "$READER_TIMEOUT" "$explain" -v "$run/vmlinux" -m "$run" "$run/$f" >"$tmp/explain.out" 2>&1 || erc=$?
