@@ -11,6 +11,20 @@
 
 #define PAGE_SIZE	4096UL
 
+static const char *kind_name(const struct sl_report *r)
+{
+	switch (r->kind) {
+	case K_END_MAGIC:
+		return "end-magic";
+	case K_CANARY:
+		return "canary";
+	case K_BARE_DF:
+		return "double-fault";
+	default:
+		return "guard";
+	}
+}
+
 static const char *stack_of(const struct sl_report *r)
 {
 	return r->stack[0] ? r->stack : "unknown";
@@ -58,6 +72,10 @@ static void verdict_line(const struct sl_verdict *v)
 	case K_END_MAGIC:
 		printf("the word at the end of the task's stack (STACK_END_MAGIC) was found overwritten: an overflow\n"
 		       "             with no guard page to stop it, or a stray write into the stack; the log alone cannot tell which\n");
+		break;
+	case K_BARE_DF:
+		printf("a double fault, and no guard page was hit: the stack pointer went past every guard, as a frame\n"
+		       "             larger than the guard page does, or somewhere else; the log alone cannot say which\n");
 		break;
 	default:
 		if (!strcmp(s, "above"))
@@ -108,7 +126,7 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	int i;
 
 	printf("%s: %s stack, ", r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT ? "stack overflow" :
-	       "stack corruption", stack_of(r));
+	       r->kind == K_BARE_DF ? "double fault" : "stack corruption", stack_of(r));
 	if (r->pid >= 0)
 		printf("pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
 	else
@@ -192,7 +210,7 @@ void sl_print_json(const struct sl_verdict *v)
 	int i;
 
 	printf("{");
-	json_str("kind", r->kind == K_END_MAGIC ? "end-magic" : r->kind == K_CANARY ? "canary" : "guard");
+	json_str("kind", kind_name(r));
 	json_str("stack", stack_of(r));
 	if (r->have_bounds) {
 		printf("\"lo\":\"%lx\",\"hi\":\"%lx\",\"guard_hit\":%s,\"fault\":\"%lx\",\"below\":%ld,",
@@ -229,7 +247,7 @@ void sl_print_facts(const struct sl_verdict *v)
 	const struct sl_report *r = v->r;
 	char cyc[512];
 
-	printf("kind: %s\n", r->kind == K_END_MAGIC ? "end-magic" : r->kind == K_CANARY ? "canary" : "guard");
+	printf("kind: %s\n", kind_name(r));
 	printf("stack: %s\n", stack_of(r));
 	printf("side: %s\n", side(r));
 	if (r->pid >= 0)

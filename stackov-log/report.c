@@ -266,6 +266,11 @@ static int opener(const char *s, enum sl_kind *kind)
 		*kind = K_GUARD;
 		return 2;
 	}
+	/* A double fault no guard page explains (5.x and 6.x: "traps: PANIC: ...") */
+	if (strstr(s, "PANIC: double fault, error_code: ")) {
+		*kind = K_BARE_DF;
+		return 1;
+	}
 	if (strstr(s, "Kernel stack is corrupted in: ")) {
 		*kind = K_CANARY;
 		return 1;
@@ -310,7 +315,8 @@ static void log_line(char *buf, long lineno)
 		return;
 	/* Another oops of the same caller: the report is over. */
 	if (!strncmp(s, "BUG: ", 5) || !strncmp(s, "WARNING: ", 9) || !strncmp(s, "Oops: ", 6) ||
-	    !strncmp(s, "general protection fault", 24)) {
+	    !strncmp(s, "general protection fault", 24) ||
+	    (!strncmp(s, "double fault: ", 14) && open_r[i]->kind != K_BARE_DF)) {
 		open_r[i]->ended = 1;
 		close_at(i);
 		return;

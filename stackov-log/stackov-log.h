@@ -49,6 +49,7 @@ enum sl_kind {
 	K_GUARD,	/* BUG: X stack guard page was hit */
 	K_DOUBLE_FAULT,	/* kernel stack overflow (double-fault), no BUG line */
 	K_END_MAGIC,	/* STACK_END_MAGIC found overwritten */
+	K_BARE_DF,	/* "PANIC: double fault" with no guard page named */
 	K_CANARY,	/* stack-protector: an on-stack buffer overran */
 };
 

@@ -82,7 +82,7 @@ static void infer_stack(struct sl_report *r)
 	};
 	int i;
 
-	if (r->stack[0] || r->kind == K_CANARY)
+	if (r->stack[0] || r->kind == K_CANARY || r->kind == K_BARE_DF)
 		return;
 	for (i = 0; i < r->n; i++)
 		if (r->e[i].sec != SEC_DF && r->e[i].sec != SEC_NONE) {
@@ -138,6 +138,11 @@ static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 	int i, reliable = 0, skipping = 1;
 
 	infer_stack(r);
+	if (!r->n && r->have_rip && r->kind != K_CANARY && r->kind != K_END_MAGIC) {
+		v->frame[v->nframes++] = &r->rip;	/* an empty trace: the fault is all there is */
+		v->reliable = 1;			/* the RIP: line is the CPU's own word */
+		return;
+	}
 
 	if (!strcmp(r->stack, "IRQ"))
 		v->sec = SEC_IRQ;
@@ -167,7 +172,7 @@ static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 		 * readers have it, unless the trace starts at it.
 		 */
 		if (skipping && r->have_rip && (strcmp(e->func, r->rip.func) || e->off != r->rip.off) &&
-		    (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT))
+		    (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT || r->kind == K_BARE_DF))
 			v->frame[v->nframes++] = &r->rip;
 		skipping = 0;
 		if (chained(v, r, i))

@@ -257,7 +257,7 @@ explain_agrees_on() {
 	done
 	if ! grep -q '^{' "$j" 2>/dev/null; then
 		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind || head -1 "$e"))" \
-			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic)\"' '$e'"
+			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic|double-fault)\"' '$e'"
 		return
 	fi
 	check "$name: stackov-log finds the overflow in the log ($f)" grep -q '^{' "$e"
