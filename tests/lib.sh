@@ -42,7 +42,13 @@ wait_for() {
 	return 1
 }
 # qemu_of RUN: the pid of a QEMU still running for run directory RUN.
-qemu_of() { pgrep -f "qemu-system-x86_64 .*$1/console.log" | head -1 | grep .; }
+# (QEMU itself, not the timeout(1) that runs it: its command line holds
+# QEMU's too, and killing it would leave QEMU running.)
+qemu_of() {
+	for p in $(pgrep -f "qemu-system-x86_64 .*$1/console.log"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = qemu-system-x86 ] && echo "$p"
+	done | head -1 | grep .
+}
 # crash_batch OUT DUMP CMD...: crash's commands CMD on DUMP (make crash's
 # way: modules and the stackov extension loaded), in batch, into OUT.
 crash_batch() {

@@ -135,7 +135,9 @@ kernel_log() {
 # (a second "Linux version" on the console), else that it never started.
 kdump_failure() {
 	kernel_log "$1/console.log" | awk -v res="$(cat "$1/result" 2>/dev/null)" '
-		/^lab: kdump FAILED to arm/ || /^lab: kdump: / { arm = $0 }
+		# "lab: kdump: bzImage sha256 ..." says what was loaded, not a failure.
+		/^lab: kdump FAILED to arm/ || (/^lab: kdump: / && !/ sha256 /) { arm = $0 }
+		/^lab: kdump armed/ { arm = "" }
 		/^Linux version / { boots++ }
 		boots > 1 && !why && (/Kernel panic - not syncing/ || /Out of memory/) { why = $0 }
 		END {
