@@ -35,7 +35,7 @@ boot() {
 wait_for() {
 	i=0
 	while [ "$i" -lt $(($3 * 20)) ]; do
-		tr -d '\r' <"$1" 2>/dev/null | grep -Eq -- "$2" && return 0
+		tr -d '\r' 2>/dev/null <"$1" | grep -Eq -- "$2" && return 0
 		sleep 0.05
 		i=$((i + 1))
 	done

@@ -48,7 +48,7 @@ sed 's/^/<4>/' "$s/base.log" >"$s/level.log"
 same level "printk levels" "$s/level.log"
 # Another CPU's lines, with their own caller id, between every two lines.
 awk '{ printf "[  100.%06d][ T29993] %s\n", NR, $0;
-       printf "[  100.%06d][    C0]  ? some_other_cpu+0x1/0x2\n", NR }' "$s/base.log" >"$s/inter.log"
+       printf "[  100.%06d][    C0]  other_cpu_work+0x10/0x20\n", NR }' "$s/base.log" >"$s/inter.log"
 same inter "a second CPU's lines interleaved" "$s/inter.log"
 
 # Two oopses in one log: two reports, each with its own facts.

@@ -65,4 +65,6 @@ if [ -f "$run/vmcore" ] || [ -f "$run/qemu-vmcore" ]; then
 	"$LAB_ROOT/vm/read/report.sh" "$run"
 else
 	echo "no dump was captured; console: $log"
+	# A run that died (QEMU killed, a full disk) is a failure of the flow.
+	[ "$result" != error ] || exit 1
 fi
