@@ -72,7 +72,7 @@ fi
 for d in "$s/demo1" "$r"; do
 	check "$(basename "$d"): mode 700" [ "$(stat -c %a "$d")" = 700 ]
 done
-newest=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+newest=$(readlink -f "$LAB_OUT/latest")
 check "out/latest's run directory ($(basename "$newest")): mode 700" [ "$(stat -c %a "$newest")" = 700 ]
 [ "$failed" = 0 ] && rm -rf "$s"
 finish
