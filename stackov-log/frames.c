@@ -37,6 +37,9 @@ static GElf_Addr *orc_ip;
 static const unsigned char *orc_u;
 static size_t orc_num;
 
+/* capstone's x86-64 decoder, with details: opened once, with vmlinux */
+static csh cs;
+
 static char *debuginfo_path;
 static const Dwfl_Callbacks offline = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -171,6 +174,10 @@ int sl_frames_open(const char *vmlinux, const char *modules, char *err, size_t e
 	}
 	load_orc(elf);
 	read_banner(kernel);
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK)
+		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	else
+		cs = 0;	/* no decoder: frame-pointer frames' bytes stay unknown */
 	mod_dir = modules;
 	return 0;
 }
@@ -277,12 +284,9 @@ static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr size, GElf_
 	long bytes = -1, ijmp;
 	int seeded = 0;
 	cs_insn *insn;
-	csh cs;
 
-	if (pc < fn || pc - fn >= len || !read_at(mod, fn, b, len) ||
-	    cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!cs || pc < fn || pc - fn >= len || !read_at(mod, fn, b, len))
 		return -1;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	n = cs_disasm(cs, b, len, fn, 0, &insn);
 	for (i = 0; i < n; i++)
 		depth[i] = LONG_MIN;
@@ -362,7 +366,6 @@ again:
 			bytes = depth[i - 1];
 	if (n)
 		cs_free(insn, n);
-	cs_close(&cs);
 	return bytes;
 }
 
@@ -373,11 +376,9 @@ static GElf_Addr prologue_end(Dwfl_Module *mod, GElf_Addr fn)
 	GElf_Addr end = 0;
 	cs_insn *insn;
 	size_t n, i;
-	csh cs;
 
-	if (!read_at(mod, fn, b, sizeof(b)) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!cs || !read_at(mod, fn, b, sizeof(b)))
 		return 0;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	n = cs_disasm(cs, b, sizeof(b), fn, 0, &insn);
 	for (i = 0; i < n && !end; i++)
 		if (cs_insn_group(cs, &insn[i], CS_GRP_JUMP) || cs_insn_group(cs, &insn[i], CS_GRP_CALL) ||
@@ -385,7 +386,6 @@ static GElf_Addr prologue_end(Dwfl_Module *mod, GElf_Addr fn)
 			end = insn[i].address - fn;
 	if (n)
 		cs_free(insn, n);
-	cs_close(&cs);
 	return end;
 }
 
@@ -456,12 +456,10 @@ static void call_before(Dwfl_Module *mod, struct sl_entry *e)
 	GElf_Ehdr eh;
 	cs_insn *insn;
 	size_t k, n;
-	csh cs;
 
 	e->call = CALL_UNKNOWN;
-	if (!scn || !elf || !read_at(mod, e->pc - 7, b, 7) || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!cs || !scn || !elf || !read_at(mod, e->pc - 7, b, 7))
 		return;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	e->call = CALL_NONE;
 	for (k = 0; k < ARRAY_SIZE(lengths) && e->call == CALL_NONE; k++) {
 		int l = lengths[k];
@@ -487,7 +485,6 @@ static void call_before(Dwfl_Module *mod, struct sl_entry *e)
 		if (n)
 			cs_free(insn, n);
 	}
-	cs_close(&cs);
 }
 
 /*
@@ -621,6 +618,8 @@ void sl_frames_close(void)
 	if (dwfl)
 		dwfl_end(dwfl);
 	dwfl = NULL;
+	if (cs)
+		cs_close(&cs);
 	free(orc_ip);
 	orc_ip = NULL;
 	orc_num = 0;
