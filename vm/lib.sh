@@ -148,9 +148,10 @@ kdump_failure() {
 		}'
 }
 
-# crash_limitation ERROR [VERDICT]: the crash 8.0.6 limitation behind one of
-# its bt errors, in one line, or nothing when the error is not one the lab
-# has traced to crash's code. VERDICT is stackov's JSON on the same dump.
+# crash_limitation ERROR [VERDICT [OUT]]: the crash 8.0.6 limitation behind
+# one of its bt errors, in one line, or nothing when the error is not one the
+# lab has traced to crash's code. VERDICT is stackov's JSON on the same dump,
+# OUT the file with crash's whole output there.
 # - x86_64_get_dumpfile_stack_frame() searches every IST stack of a CPU it
 #   has no saved registers for (in QEMU's dump, a CPU that panic stopped);
 #   x86_64_exception_stacks_init() names them from the IDT gates that use
@@ -160,7 +161,8 @@ kdump_failure() {
 #   dumps show no such error).
 # - x86_64_in_irqstack() finds the interrupted stack from the exception
 #   frame's saved rsp, which an overflow leaves in the guard page
-#   below the stack it overflowed: bt cannot cross from the #DF stack.
+#   below the stack it overflowed (or, from a frame that skipped the guard,
+#   further below): bt cannot cross from the #DF stack.
 crash_limitation() {
 	case $1 in
 	*'invalid size request: 0'*'stack contents'* | *'read of stack at fffffe'*)
@@ -172,7 +174,15 @@ crash_limitation() {
 		# Both 16 hex digits: as strings, in the order of the numbers.
 		[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
 			[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
-			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" ;;
+			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" && return
+		# No bounds in VERDICT (a refusal: the frame skipped the guard):
+		# crash's own message (in OUT) gives the rsp and the stack's base.
+		[ -f "${3:-}" ] || return 0
+		rsp=$(sed -n 's/^ *process stack pointer: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
+		lo=$(sed -n 's/^ *current stack base: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
+		[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
+			[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
+			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this frame left below the task's stack ($lo), past its guard page: bt cannot leave the #DF stack" ;;
 	esac
 	true
 }

@@ -48,6 +48,7 @@ fi >"$tmp/crash.raw"
 crash_why=$(section "crash on $d" | sed -n '/^PID: .*COMMAND: /,$p' | grep -m1 -E '^bt: ' || true)
 crash_start=$(section "crash on $d" | sed '/^PID: .*COMMAND: /,$d' | grep -m1 -E '^bt: ' || true)
 crash_json=$(section "crash on $d" | grep -m1 '^{"stack":' || true)
+section "crash on $d" >"$tmp/crash.section"
 
 # drgn's stack_trace(): "#A[-#B] 0xPC name at ..."; lines with one pc are
 # one frame (the last is the function, the others inlined in it); #A-#B
@@ -119,9 +120,9 @@ compare() {
 }
 
 compare "crash's bt" "$tmp/crash.raw" "$crash_why"
-lim=$(crash_limitation "$crash_why" "$crash_json")
+lim=$(crash_limitation "$crash_why" "$crash_json" "$tmp/crash.section")
 [ -n "$lim" ] && echo "on $d, crash's bt met a limitation of crash's: $lim"
-lim=$(crash_limitation "$crash_start" "$crash_json")
+lim=$(crash_limitation "$crash_start" "$crash_json" "$tmp/crash.section")
 [ -n "$lim" ] && echo "on $d, crash's start-up met a limitation of crash's (\"$crash_start\"): $lim"
 dwhy=${drgn_why:+drgn: $drgn_why}
 [ "${drgn_all:-0}" -ge 1024 ] && dwhy="drgn's limit of 1024 frames"

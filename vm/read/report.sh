@@ -66,7 +66,7 @@ step() {
 		grep -E '^(sys|bt|task|mod): ' "$tmp/out" >"$tmp/crash.err" || true
 		named='' unnamed=''
 		while IFS= read -r l; do
-			lim=$(crash_limitation "$l" "$json")
+			lim=$(crash_limitation "$l" "$json" "$tmp/out")
 			if [ -n "$lim" ]; then
 				case $named in *"$lim"*) ;; *) named="$named${named:+; }$name: $lim" ;; esac
 			else
