@@ -9,6 +9,8 @@
 #                                        -> HEX
 #   pids and cpus ("pid 61", "PID: 61", "cpu 0", "CPU: 1", "cpu=1")
 #                                        -> pid N, PID: N, cpu N, CPU: N
+#   the lab kernel's build count ("6.1.192-stackov+ #10", which grows
+#   with each rebuild of the cache)      -> #N
 #   decimal fractions (times: 6.265 s)   -> F
 #   runs of spaces                       -> one space
 # Carriage returns go; trailing spaces go.
@@ -19,6 +21,7 @@ exec sed -E \
 	-e 's/0x[0-9a-f]+\b/HEX/g' \
 	-e 's/\b[0-9a-f]{6,16}\b/HEX/g' \
 	-e 's/\b(pid|PID|cpu|CPU)([:=]? *)[0-9]+/\1\2N/g' \
+	-e 's/(-stackov\+?) #[0-9]+/\1 #N/g' \
 	-e 's/\b[0-9]+\.[0-9]+\b/F/g' \
 	-e 's/  +/ /g' \
 	-e 's/ +$//'
