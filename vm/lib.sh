@@ -251,9 +251,15 @@ remove_on_exit() {
 	trap 'rm -rf $LAB_CLEANUP; trap - EXIT; exit 130' INT TERM HUP
 }
 
-# Point out/latest at run directory $1, atomically.
+# Point out/latest at run directory $1 (absolute), atomically: relative to
+# out/ when the run is inside it (out/RUN, or deeper when RUN_DIR named a
+# directory further down), else the absolute path.
 set_latest() {
-	ln -sfn "$(basename "$1")" "$LAB_OUT/latest.tmp.$$"
+	case $1 in
+	"$LAB_OUT"/*) latest_to=${1#"$LAB_OUT"/} ;;
+	*) latest_to=$1 ;;
+	esac
+	ln -sfn "$latest_to" "$LAB_OUT/latest.tmp.$$"
 	mv -T "$LAB_OUT/latest.tmp.$$" "$LAB_OUT/latest"
 }
 
