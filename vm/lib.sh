@@ -163,6 +163,13 @@ kdump_failure() {
 #   frame's saved rsp, which an overflow leaves in the guard page
 #   below the stack it overflowed (or, from a frame that skipped the guard,
 #   further below): bt cannot cross from the #DF stack.
+# hex_below A B: A and B are addresses of 16 hex digits and A < B (as
+# strings, in the order of the numbers).
+hex_below() {
+	[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ] &&
+		[ "$(printf '%s\n%s\n' "$1" "$2" | sort | head -1)" = "$1" ]
+}
+
 crash_limitation() {
 	case $1 in
 	*'invalid size request: 0'*'stack contents'* | *'read of stack at fffffe'*)
@@ -171,17 +178,14 @@ crash_limitation() {
 		rsp=$(printf '%s' "${2:-}" | sed -n 's/.*"rsp":"\([0-9a-f]*\)".*/\1/p')
 		lo=$(printf '%s' "${2:-}" | sed -n 's/.*"lo":"\([0-9a-f]*\)".*/\1/p')
 		stk=$(printf '%s' "${2:-}" | sed -n 's/.*"stack":"\([A-Z]*\)".*/\1/p')
-		# Both 16 hex digits: as strings, in the order of the numbers.
-		[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
-			[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
+		hex_below "$rsp" "$lo" &&
 			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" && return
 		# No bounds in VERDICT (a refusal: the frame skipped the guard):
 		# crash's own message (in OUT) gives the rsp and the stack's base.
 		[ -f "${3:-}" ] || return 0
 		rsp=$(sed -n 's/^ *process stack pointer: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
 		lo=$(sed -n 's/^ *current stack base: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
-		[ -n "$rsp" ] && [ -n "$lo" ] && [ "$rsp" != "$lo" ] &&
-			[ "$(printf '%s\n%s\n' "$rsp" "$lo" | sort | head -1)" = "$rsp" ] &&
+		hex_below "$rsp" "$lo" &&
 			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this frame left below the task's stack ($lo), past its guard page: bt cannot leave the #DF stack" ;;
 	esac
 	true

@@ -45,10 +45,10 @@ else
 fi >"$tmp/crash.raw"
 # Why crash's bt of the panic task stopped: its own error, not one of
 # crash's start-up (which runs bt on every CPU), unless that is all.
-crash_why=$(section "crash on $d" | sed -n '/^PID: .*COMMAND: /,$p' | grep -m1 -E '^bt: ' || true)
-crash_start=$(section "crash on $d" | sed '/^PID: .*COMMAND: /,$d' | grep -m1 -E '^bt: ' || true)
-crash_json=$(section "crash on $d" | grep -m1 '^{"stack":' || true)
 section "crash on $d" >"$tmp/crash.section"
+crash_why=$(sed -n '/^PID: .*COMMAND: /,$p' "$tmp/crash.section" | grep -m1 -E '^bt: ' || true)
+crash_start=$(sed '/^PID: .*COMMAND: /,$d' "$tmp/crash.section" | grep -m1 -E '^bt: ' || true)
+crash_json=$(grep -m1 '^{"stack":' "$tmp/crash.section" || true)
 
 # drgn's stack_trace(): "#A[-#B] 0xPC name at ..."; lines with one pc are
 # one frame (the last is the function, the others inlined in it); #A-#B
