@@ -84,7 +84,12 @@ printf 'BUG: kernel NULL pointer dereference, address: 0000000000000000\nCall Tr
 run oops "$s/nullptr.log"
 check "an oops that is no overflow: one line, status 1" \
 	sh -c "[ $rc = 1 ] && grep -q '^no stack overflow in this log' '$s/oops.out'"
-awk 'BEGIN { s = "x"; while (length(s) < 100000) s = s s; print "BUG: TASK stack guard page was hit at " s; print s }' >"$s/long.log"
+# ... and inside a trace, a function name and a module name of 3000 bytes
+# each, longer than any the reports hold, in a line cut at 4095.
+awk 'BEGIN { s = "x"; while (length(s) < 100000) s = s s; f = substr(s, 1, 3000)
+	print "BUG: TASK stack guard page was hit at " s; print s; print "Call Trace:"
+	print " " f "+0x1/0x10 [" f "]"; print " ? " f "+0x1/0x10"; print " " s "+0x1/0x10"
+	print " knot+0x1/0x10 [" f "]" }' >"$s/long.log"
 run long "$s/long.log"
 check "lines of 100000 bytes: no crash, no sanitizer report (status $rc)" sh -c "[ $rc -le 1 ] && ! grep -Eq 'AddressSanitizer|runtime error' '$s/long.err'"
 run dir "$s"
