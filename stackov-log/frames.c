@@ -369,6 +369,35 @@ again:
 	return bytes;
 }
 
+/*
+ * Whether @fn's first instructions align %rsp ("and $-16,%rsp", with
+ * %r10 keeping the old one: gcc's dynamic realignment). The pad it leaves
+ * between its frame and its caller's is 0 or more bytes, as %rsp was at
+ * the call: the dump readers count it in the caller's frame, and a log
+ * cannot tell it.
+ */
+static int realigns(Dwfl_Module *mod, GElf_Addr fn)
+{
+	unsigned char b[32];
+	cs_insn *insn;
+	size_t n, i;
+	int found = 0;
+
+	if (!cs || !read_at(mod, fn, b, sizeof(b)))
+		return 0;
+	n = cs_disasm(cs, b, sizeof(b), fn, 4, &insn);
+	for (i = 0; i < n && !found; i++) {
+		const cs_x86 *x = &insn[i].detail->x86;
+
+		found = insn[i].id == X86_INS_AND && x->op_count == 2 &&
+			x->operands[0].type == X86_OP_REG && x->operands[0].reg == X86_REG_RSP &&
+			x->operands[1].type == X86_OP_IMM && x->operands[1].imm < 0;
+	}
+	if (n)
+		cs_free(insn, n);
+	return found;
+}
+
 /* How far @fn's prologue goes: to its first branch, call or return. */
 static GElf_Addr prologue_end(Dwfl_Module *mod, GElf_Addr fn)
 {
@@ -559,6 +588,7 @@ void sl_frames_measure(struct sl_report *r, char *err, size_t errlen)
 		if (!sym_addr(mod, e, &fn))
 			continue;
 		e->pc = fn + e->off;
+		e->realigns = realigns(mod, fn);
 		if (i >= 0 && e->off)
 			call_before(mod, e);
 		/* A return address is measured at its call; the faulting RIP at itself. */

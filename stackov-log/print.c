@@ -181,6 +181,10 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 		else
 			printf("       ?\n");
 	}
+	for (i = 0; have_vmlinux && i + 1 < v->nframes; i++)
+		if (v->frame[i]->realigns)
+			printf("  note:      %s aligns %%rsp as it starts: the pad below its caller's frame is in no log, so neither its size nor %s's is known\n",
+			       v->frame[i]->func, v->frame[i + 1]->func);
 	if (have_vmlinux)
 		print_bytes(v);
 	else

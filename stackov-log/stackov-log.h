@@ -38,6 +38,7 @@ struct sl_entry {
 	/* Filled in by frames.c, given vmlinux: */
 	unsigned long pc;	/* the return address, 0 if not found */
 	long bytes;		/* the stack the frame uses, -1 if unknown */
+	int realigns;		/* its prologue aligns %rsp (and $-N): a pad no log shows */
 	char file[96];		/* its source file, "" if unknown */
 	int call;		/* the instruction before pc: CALL_* */
 	char callee[SL_NAME];	/* a direct call's target, by name */

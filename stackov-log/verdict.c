@@ -431,6 +431,10 @@ void sl_verdict(struct sl_report *r, struct sl_verdict *v)
 	find_entry(r, v);
 	find_context(r, v);
 	find_chain(v);
+	/* Below a frame that realigned %rsp, its pad: the caller's size is unknown. */
+	for (i = 0; i + 1 < v->nframes; i++)
+		if (v->frame[i]->realigns)
+			v->frame[i + 1]->bytes = -1;
 	v->total = -1;
 	for (i = 0; i < v->nframes; i++) {
 		long b = v->frame[i]->bytes;

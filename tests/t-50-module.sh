@@ -26,6 +26,10 @@ check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node
 check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
 check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
 check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_parse_node \(.*deep_parse\.c' "$run/report.txt"
+# the log alone, given vmlinux and the module's .ko, says what crash's
+# stackov says on the dump (stack, task, entry, per-frame bytes)
+readers_agree deep_parse "$run" deep_parse_node vmcore
+explain_agrees deep_parse "$run"
 
 # A mutual recursion through three functions (tests/modules/mutual_recursion):
 # crash's stackov folds it as one cycle, in call order, whose bytes cover
@@ -46,6 +50,7 @@ check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 
 	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
 
 readers_agree mutual_recursion "$mrun" mr_expr vmcore
+explain_agrees mutual_recursion "$mrun"
 check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder's" \
 	gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "drgn on vmcore"
 # Not against crash's bt here: it drops the frame of the module's init
