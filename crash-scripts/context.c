@@ -9,16 +9,16 @@
 /* Task, kthread, kworker (with its work function), hardirq or softirq. */
 void find_context(void)
 {
-	ulong flags = 0, pc = 0, kthread, worker, fn;
+	ulong flags = 0, pc = 0, pcp, kthread, worker, fn;
 	long off;
 	char sym[BUFSIZE];
 	int hardirq;
 
 	readmem(v.tc->task + MEMBER_OFFSET("task_struct", "flags"), KVADDR, &flags,
 		sizeof(unsigned int), "flags", RETURN_ON_ERROR | QUIET);
-	if (symbol_exists("__preempt_count"))
-		readmem(symbol_value("__preempt_count") + kt->__per_cpu_offset[v.cpu], KVADDR,
-			&pc, sizeof(int), "preempt_count", RETURN_ON_ERROR | QUIET);
+	pcp = percpu_hot_addr("__preempt_count", "preempt_count", v.cpu);
+	if (pcp)
+		readmem(pcp, KVADDR, &pc, sizeof(int), "preempt_count", RETURN_ON_ERROR | QUIET);
 	/* The double-fault handler's nmi_enter() added one hardirq level. */
 	hardirq = (int)((pc >> 16) & 0xf) - ((pc & 0x00f00000) ? 1 : 0);
 	/*

@@ -22,6 +22,41 @@ struct orc_table {
 
 static struct orc_table tables[ORC_MAX_TABLES];
 static int ntables;
+static int new_format;	/* 6.4's struct orc_entry: type:3, signal:1 */
+
+#define STACKOV_MOD_TEXT		0	/* enum mod_mem_type, 6.4 on */
+#define STACKOV_MOD_INIT_TEXT	4
+
+/*
+ * A module's core text (@init 0) or init text (1), 1 if it has it: in
+ * mod->core_layout and init_layout up to 6.3, from 6.4 in mod->mem[STACKOV_MOD_TEXT]
+ * and mem[STACKOV_MOD_INIT_TEXT] (include/linux/module.h).
+ */
+int module_text(ulong mod, int init, ulong *base, ulong *end)
+{
+	long off, base_off, size_off;
+	unsigned int size;
+
+	if (MEMBER_EXISTS("module", "core_layout")) {
+		off = MEMBER_OFFSET("module", init ? "init_layout" : "core_layout");
+		base_off = MEMBER_OFFSET("module_layout", "base");
+		size_off = MEMBER_OFFSET("module_layout", "text_size");
+	} else {
+		off = MEMBER_OFFSET("module", "mem");
+		if (off < 0 || STRUCT_SIZE("module_memory") <= 0)
+			return 0;
+		off += (init ? STACKOV_MOD_INIT_TEXT : STACKOV_MOD_TEXT) * STRUCT_SIZE("module_memory");
+		base_off = MEMBER_OFFSET("module_memory", "base");
+		size_off = MEMBER_OFFSET("module_memory", "size");
+	}
+	if (off < 0 || base_off < 0 || size_off < 0 ||
+	    !read_ulong(mod + off + base_off, base) || !*base ||
+	    !readmem(mod + off + size_off, KVADDR, &size, sizeof(size), "module text size",
+		     RETURN_ON_ERROR | QUIET))
+		return 0;
+	*end = *base + size;
+	return 1;
+}
 
 int have_orc(void)
 {
@@ -57,12 +92,9 @@ static int load_table(struct orc_table *t, ulong ip_tab, ulong u_tab, long num)
 
 static void load_modules(void)
 {
-	ulong head = symbol_value("modules"), node, mod, ip_tab, u_tab, base;
+	ulong head = symbol_value("modules"), node, mod, ip_tab, u_tab;
 	long list = MEMBER_OFFSET("module", "list"), arch = MEMBER_OFFSET("module", "arch");
-	long lay[2] = { MEMBER_OFFSET("module", "core_layout"),
-			MEMBER_OFFSET("module", "init_layout") };
-	unsigned int num, size;
-	int i;
+	unsigned int num;
 
 	if (list < 0 || arch < 0 || !read_ulong(head, &node))
 		return;
@@ -78,18 +110,10 @@ static void load_modules(void)
 				&u_tab))
 			continue;
 		t->nranges = 0;
-		for (i = 0; i < 2; i++) {
-			long off = lay[i];
-
-			if (off < 0 ||
-			    !read_ulong(mod + off + MEMBER_OFFSET("module_layout", "base"), &base) ||
-			    !base ||
-			    !readmem(mod + off + MEMBER_OFFSET("module_layout", "text_size"), KVADDR,
-				     &size, sizeof(size), "text_size", RETURN_ON_ERROR | QUIET))
-				continue;
-			t->lo[t->nranges] = base;
-			t->hi[t->nranges++] = base + size;
-		}
+		if (module_text(mod, 0, &t->lo[t->nranges], &t->hi[t->nranges]))
+			t->nranges++;
+		if (module_text(mod, 1, &t->lo[t->nranges], &t->hi[t->nranges]))
+			t->nranges++;
 		if (load_table(t, ip_tab, u_tab, num))
 			ntables++;
 	}
@@ -103,6 +127,7 @@ int orc_load(void)
 	ulong stop = symbol_value("__stop_orc_unwind_ip");
 
 	ntables = 0;
+	new_format = MEMBER_EXISTS("orc_entry", "signal");
 	if (!load_table(t, start, symbol_value("__start_orc_unwind"), (stop - start) / 4))
 		return 0;
 	/* The table covers vmlinux's text, up to its last (terminating) entry. */
@@ -158,8 +183,15 @@ int orc_find(ulong ip, struct stackov_orc *e)
 		bits = p[4] | p[5] << 8;
 		e->sp_reg = bits & 0xf;
 		e->bp_reg = (bits >> 4) & 0xf;
-		e->type = (bits >> 8) & 3;
-		e->end = (bits >> 10) & 1;
+		if (new_format) {
+			unsigned int kind = (bits >> 8) & 7;
+
+			e->type = kind >= 2 ? kind - 2 : STACKOV_ORC_TYPE_NONE;
+			e->end = kind == 1;
+		} else {
+			e->type = (bits >> 8) & 3;
+			e->end = (bits >> 10) & 1;
+		}
 		return 1;
 	}
 	return 0;

@@ -41,13 +41,30 @@ struct region *stack_above(struct region *g)
 	return NULL;
 }
 
-static ulong percpu_ptr(const char *sym, int cpu)
+/*
+ * The address of a per-CPU variable on @cpu: @sym itself up to 6.1; from
+ * 6.2, current_task, hardirq_stack_ptr and __preempt_count are @member of
+ * the per-CPU struct pcpu_hot. 0 if neither is in the dump.
+ */
+ulong percpu_hot_addr(const char *sym, const char *member, int cpu)
 {
-	ulong val;
+	long off;
 
-	if (!symbol_exists((char *)sym))
+	if (symbol_exists((char *)sym))
+		return symbol_value((char *)sym) + kt->__per_cpu_offset[cpu];
+	if (!member || !symbol_exists("pcpu_hot"))
 		return 0;
-	if (!read_ulong(symbol_value((char *)sym) + kt->__per_cpu_offset[cpu], &val))
+	off = MEMBER_OFFSET("pcpu_hot", (char *)member);
+	if (off < 0)
+		return 0;
+	return symbol_value("pcpu_hot") + kt->__per_cpu_offset[cpu] + off;
+}
+
+static ulong percpu_ptr(const char *sym, const char *member, int cpu)
+{
+	ulong addr = percpu_hot_addr(sym, member, cpu), val;
+
+	if (!addr || !read_ulong(addr, &val))
 		return 0;
 	return val;
 }
@@ -66,14 +83,14 @@ void find_regions(void)
 		add_region("TASK", v.task_stack, v.task_stack + size, 0);
 		add_region("TASK-GUARD", v.task_stack - PAGESIZE(), v.task_stack, 1);
 	}
-	top = percpu_ptr("hardirq_stack_ptr", v.cpu);
+	top = percpu_ptr("hardirq_stack_ptr", "hardirq_stack_ptr", v.cpu);
 	irq_size = STRUCT_SIZE("irq_stack");
 	if (top && irq_size > 0) {
 		top += 8;	/* hardirq_stack_ptr is the top word */
 		add_region("IRQ", top - irq_size, top, 0);
 		add_region("IRQ-GUARD", top - irq_size - PAGESIZE(), top - irq_size, 1);
 	}
-	cea = percpu_ptr("cea_exception_stacks", v.cpu);
+	cea = percpu_ptr("cea_exception_stacks", NULL, v.cpu);
 	for (i = 0; cea && i < ARRAY_SIZE(ist); i++) {
 		long off, len, goff, glen;
 

@@ -54,20 +54,17 @@ void find_fault(void)
  */
 static int module_init_name(ulong pc, char *name, size_t len)
 {
-	ulong head = symbol_value("modules"), node, mod, base, ks, symtab, strtab, best = 0;
-	long list = MEMBER_OFFSET("module", "list"), init = MEMBER_OFFSET("module", "init_layout");
-	unsigned int text = 0, num = 0, i, best_name = 0;
+	ulong head = symbol_value("modules"), node, mod, base, end, ks, symtab, strtab, best = 0;
+	long list = MEMBER_OFFSET("module", "list");
+	unsigned int num = 0, i, best_name = 0;
 	struct { unsigned int name; unsigned char info, other; unsigned short shndx;
 		 ulong value, size; } sym;
 
-	if (list < 0 || init < 0 || !read_ulong(head, &node))
+	if (list < 0 || !read_ulong(head, &node))
 		return 0;
 	for (; node != head && node; read_ulong(node, &node)) {
 		mod = node - list;
-		if (!read_ulong(mod + init + MEMBER_OFFSET("module_layout", "base"), &base) ||
-		    !readmem(mod + init + MEMBER_OFFSET("module_layout", "text_size"), KVADDR, &text,
-			     sizeof(text), "text_size", RETURN_ON_ERROR | QUIET) ||
-		    pc < base || pc >= base + text)
+		if (!module_text(mod, 1, &base, &end) || pc < base || pc >= end)
 			continue;
 		if (!read_ulong(mod + MEMBER_OFFSET("module", "kallsyms"), &ks) || !ks ||
 		    !read_ulong(ks + MEMBER_OFFSET("mod_kallsyms", "symtab"), &symtab) ||

@@ -46,6 +46,8 @@ struct frame {
 #define STACKOV_ORC_REG_BP_INDIRECT	8
 #define STACKOV_ORC_REG_SP_INDIRECT	9
 #define STACKOV_ORC_TYPE_CALL		0
+/* what 6.1 has no type for: 6.4's ORC_TYPE_UNDEFINED, ORC_TYPE_END_OF_STACK */
+#define STACKOV_ORC_TYPE_NONE		0xff
 
 /* struct orc_entry, unpacked. */
 struct stackov_orc {
@@ -87,6 +89,7 @@ static inline int read_ulong(ulong addr, ulong *val)
 
 /* regions.c */
 void find_regions(void);
+ulong percpu_hot_addr(const char *sym, const char *member, int cpu);
 struct region *region_of(ulong addr);
 struct region *stack_above(struct region *g);
 
@@ -100,6 +103,7 @@ int have_orc(void);
 int orc_load(void);
 void orc_unload(void);
 int orc_find(ulong ip, struct stackov_orc *e);
+int module_text(ulong mod, int init, ulong *base, ulong *end);
 
 /* fold.c */
 void fold_cycle(void);

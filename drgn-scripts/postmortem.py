@@ -53,9 +53,7 @@ def main(argv):
         print("drgn's crashed thread is pid %d on cpu %d; the task on panic_cpu %d is"
               " pid %d, unwound from the registers its double fault saved"
               % (thread.object.pid.value_(), task_cpu(thread.object), cpu, task.pid.value_()))
-    # The linker script sets __end_init_task = init_stack + THREAD_SIZE.
-    thread_size = (prog.symbol("__end_init_task").address -
-                   prog.symbol("init_stack").address)
+    thread_size = target.thread_size()
     lo = task.stack.value_()
     print("crashed thread: %s pid %d (task_struct %#x)" % (
         task.comm.string_().decode(), task.pid.value_(), task.value_()))

@@ -76,6 +76,9 @@ class DrgnTarget(Target):
         m = self._member(struct, member)
         return m.offset if m is not None else None
 
+    def has_member(self, struct, member):
+        return self._member(struct, member) is not None
+
     def member_size(self, struct, member):
         m = self._member(struct, member)
         return drgn.sizeof(m.type) if m is not None else None

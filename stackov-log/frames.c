@@ -25,12 +25,14 @@
 #define DWARF_REG_RBP	6
 #define DWARF_REG_RSP	7
 #define ORC_REG_SP	5
-#define ORC_TYPE_CALL	0
+#define ORC_TYPE_CALL	0	/* 6.1: type:2, end:1 */
+#define ORC_TYPE_CALL_6_4	2	/* 6.4 on: type:3 (0 undefined, 1 end), signal:1 */
 
 static Dwfl *dwfl;
 static Dwfl_Module *kernel;
 static const char *mod_dir;
 static char banner[256];
+static int orc_6_4;	/* the kernel writes 6.4's struct orc_entry */
 
 /* vmlinux's ORC table: each entry's address, and the entries. */
 static GElf_Addr *orc_ip;
@@ -81,6 +83,16 @@ static int read_at(Dwfl_Module *mod, GElf_Addr addr, void *buf, size_t len)
 	return 1;
 }
 
+/* How many bytes of @addr's section there are from @addr on; 0 if none. */
+static size_t bytes_left(Dwfl_Module *mod, GElf_Addr addr)
+{
+	GElf_Addr a = addr, bias;
+	Elf_Scn *scn = dwfl_module_address_section(mod, &a, &bias);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	return d && d->d_buf && a < d->d_size ? d->d_size - a : 0;
+}
+
 static void load_orc(Elf *elf)
 {
 	GElf_Shdr ip_sh, u_sh;
@@ -121,7 +133,9 @@ static long orc_bytes(GElf_Addr ip)
 	}
 	p = orc_u + 6 * lo;
 	bits = p[4] | p[5] << 8;
-	if ((bits & 0xf) != ORC_REG_SP || ((bits >> 8) & 3) != ORC_TYPE_CALL)
+	if ((bits & 0xf) != ORC_REG_SP)
+		return -1;
+	if (orc_6_4 ? ((bits >> 8) & 7) != ORC_TYPE_CALL_6_4 : ((bits >> 8) & 3) != ORC_TYPE_CALL)
 		return -1;
 	return (short)(p[0] | p[1] << 8);
 }
@@ -143,6 +157,16 @@ static void read_banner(Dwfl_Module *mod)
 			return;
 		}
 	}
+}
+
+/* 1 if linux_banner's "Linux version X.Y" is @major.@minor or later */
+static int banner_from(int major, int minor)
+{
+	int x, y;
+
+	if (sscanf(banner, "Linux version %d.%d", &x, &y) != 2)
+		return 0;
+	return x > major || (x == major && y >= minor);
 }
 
 int sl_frames_open(const char *vmlinux, const char *modules, char *err, size_t errlen)
@@ -172,8 +196,9 @@ int sl_frames_open(const char *vmlinux, const char *modules, char *err, size_t e
 		dwfl = NULL;
 		return -1;
 	}
-	load_orc(elf);
 	read_banner(kernel);
+	orc_6_4 = banner_from(6, 4);
+	load_orc(elf);
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK)
 		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	else
@@ -280,11 +305,18 @@ static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr size, GElf_
 	static unsigned char b[65536];
 	static long depth[65536];
 	static size_t work[65536];
-	size_t len = size < sizeof(b) ? size : sizeof(b), n, i, w = 0, lo, hi;
+	size_t len = size < sizeof(b) ? size : sizeof(b), left = bytes_left(mod, fn), n, i, w = 0, lo, hi;
 	long bytes = -1, ijmp;
 	int seeded = 0;
 	cs_insn *insn;
 
+	/*
+	 * The log's size of the last function of a section (kallsyms': up to
+	 * the next symbol, a __pfx_ of another section on 6.2 and later) may
+	 * run past the section's end.
+	 */
+	if (len > left)
+		len = left;
 	if (!cs || pc < fn || pc - fn >= len || !read_at(mod, fn, b, len))
 		return -1;
 	n = cs_disasm(cs, b, len, fn, 0, &insn);

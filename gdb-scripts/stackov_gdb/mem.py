@@ -118,6 +118,9 @@ class GdbTarget(Target):
         f = self._field(struct, member)
         return f.bitpos // 8 if f is not None else None
 
+    def has_member(self, struct, member):
+        return self._field(struct, member) is not None
+
     def member_size(self, struct, member):
         f = self._field(struct, member)
         return f.type.sizeof if f is not None else None

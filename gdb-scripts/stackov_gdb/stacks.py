@@ -52,13 +52,26 @@ current task)."""
             print("  %-10s %x..%x %6d bytes" % (r.name, r.lo, r.hi, r.hi - r.lo))
 
 
+def busy_lists(t):
+    """The lists of vmalloc's busy areas: vmap_area_list up to 6.8; from
+    6.9, each vmap_node's busy.head (mm/vmalloc.c)."""
+    head = t.sym("vmap_area_list")
+    if head is not None:
+        return [head]
+    nodes, nr = t.sym("vmap_nodes"), t.sym("nr_vmap_nodes")
+    size, busy = t.sizeof("vmap_node"), t.off("vmap_node", "busy.head")
+    if None in (nodes, nr, busy) or not size:
+        return []
+    base = t.u64(nodes)
+    return [base + i * size + busy for i in range(min(t.u32(nr), 1024))]
+
+
 def vmalloc_area(t, addr):
     """The vmap_area holding @addr: (start, end, vm_struct) or None."""
-    head = t.sym("vmap_area_list")
     off = t.offsetof("vmap_area", "list")
-    if head is None or off is None:
+    if off is None:
         return None
-    for va in t.list_entries(head, off):
+    for va in (va for head in busy_lists(t) for va in t.list_entries(head, off)):
         lo = t.u64(va + t.offsetof("vmap_area", "va_start"))
         hi = t.u64(va + t.offsetof("vmap_area", "va_end"))
         if lo <= addr < hi:

@@ -17,7 +17,7 @@ def regions_of(t, cpu, task_stack):
     if task_stack:
         out.append(Region("TASK", task_stack, task_stack + size, False))
         out.append(Region("TASK-GUARD", task_stack - PAGE_SIZE, task_stack, True))
-    ptr = t.per_cpu("hardirq_stack_ptr", cpu)
+    ptr = t.per_cpu_hot("hardirq_stack_ptr", cpu)
     irq_size = t.sizeof("irq_stack")
     if ptr is not None and irq_size:
         top = t.u64(ptr)

@@ -5,6 +5,36 @@
 # the reader's own _stext gives), and a module's own symbol table in the
 # kernel's memory (mod->kallsyms), as the oops and crash name them.
 
+MOD_TEXT, MOD_INIT_TEXT = 0, 4             # enum mod_mem_type, 6.4 on
+
+
+def module_text_ranges(t, mod):
+    """A module's core text and its init text (while its init runs), as
+    [(start, end)]: mod->core_layout and init_layout up to 6.3, from 6.4
+    mod->mem[MOD_TEXT] and mem[MOD_INIT_TEXT] (include/linux/module.h)."""
+    out = []
+    layout = t.offsetof("module", "core_layout")
+    if layout is not None:
+        base_off = t.offsetof("module_layout", "base")
+        size_off = t.offsetof("module_layout", "text_size")
+        places = [layout, t.offsetof("module", "init_layout")]
+    else:
+        mem = t.offsetof("module", "mem")
+        size = t.sizeof("module_memory")
+        if mem is None or not size:
+            return out
+        base_off = t.offsetof("module_memory", "base")
+        size_off = t.offsetof("module_memory", "size")
+        places = [mem + MOD_TEXT * size, mem + MOD_INIT_TEXT * size]
+    for off in places:
+        if off is None:
+            continue
+        base = t.u64(mod + off + base_off)
+        if base:
+            out.append((base, base + t.u32(mod + off + size_off)))
+    return out
+
+
 def module_text_symbols(t):
     """Each module's text and symbols, from the kernel's own copy of its
     symbol table (mod->kallsyms), as crash reads them: [(text start, text
@@ -12,10 +42,8 @@ def module_text_symbols(t):
     head = t.sym("modules")
     list_off = t.offsetof("module", "list")
     ks_off = t.offsetof("module", "kallsyms")
-    layout = t.offsetof("module", "core_layout")
-    if head is None or None in (list_off, ks_off, layout):
+    if head is None or None in (list_off, ks_off):
         return []
-    init = t.offsetof("module", "init_layout")
     out = []
     for mod in t.list_entries(head, list_off):
         ks = t.u64(mod + ks_off)
@@ -26,11 +54,8 @@ def module_text_symbols(t):
         strtab = t.u64(ks + t.offsetof("mod_kallsyms", "strtab"))
         data = t.read(symtab, 24 * num)
         # Its core text, and its init text while the init function runs.
-        for lay in (layout, init) if init is not None else (layout,):
-            base = t.u64(mod + lay + t.offsetof("module_layout", "base"))
-            text = t.u32(mod + lay + t.offsetof("module_layout", "text_size"))
-            if not base:
-                continue
+        for base, end in module_text_ranges(t, mod):
+            text = end - base
             syms = []
             for i in range(1, num):
                 e = data[24 * i:24 * i + 24]

@@ -71,6 +71,10 @@ class Target(object):
     def member_type(self, struct, member):
         return None
 
+    def has_member(self, struct, member):
+        """Whether @struct has @member (a bit field's too)."""
+        return self.offsetof(struct, member) is not None
+
     def per_cpu(self, name, cpu):
         """A per-CPU variable's address on @cpu. Its symbol is an offset in
         .data..percpu, linked at 0 (__per_cpu_start) and not moved by
@@ -83,12 +87,30 @@ class Target(object):
             return None
         return base - start + self.u64(offs + 8 * cpu)
 
+    def per_cpu_hot(self, name, cpu, member=None):
+        """current_task, hardirq_stack_ptr, __preempt_count: a per-CPU
+        variable of its own up to 6.1, a member (@member, else @name) of
+        the per-CPU struct pcpu_hot from 6.2 (asm/current.h)."""
+        addr = self.per_cpu(name, cpu)
+        if addr is not None:
+            return addr
+        hot = self.per_cpu("pcpu_hot", cpu)
+        off = self.offsetof("pcpu_hot", member or name)
+        if hot is None or off is None:
+            return None
+        return hot + off
+
     def nr_cpus(self):
         n = self.sym("nr_cpu_ids")
         return self.u32(n) if n is not None else 1
 
     def thread_size(self):
-        return self.sym("__end_init_task") - self.sym("init_stack")
+        # The linker script's end of init_stack: __end_init_task up to
+        # 6.2, __end_init_stack from 6.3.
+        end = self.sym("__end_init_task")
+        if end is None:
+            end = self.sym("__end_init_stack")
+        return end - self.sym("init_stack")
 
     # The kernel's page tables, for readers that see only physical memory.
     def page_offset(self):

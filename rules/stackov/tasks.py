@@ -21,7 +21,7 @@ class Task(object):
 
 
 def current_task(t, cpu):
-    return t.u64(t.per_cpu("current_task", cpu))
+    return t.u64(t.per_cpu_hot("current_task", cpu))
 
 
 def all_tasks(t):

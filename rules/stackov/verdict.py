@@ -82,7 +82,8 @@ class Verdict(object):
 
     def find_context(self):
         t, k = self.t, self.task
-        pc = t.u32(t.per_cpu("__preempt_count", self.cpu)) if t.sym("__preempt_count") else 0
+        ptr = t.per_cpu_hot("__preempt_count", self.cpu, "preempt_count")
+        pc = t.u32(ptr) if ptr is not None else 0
         # The double-fault handler's nmi_enter() added one hardirq level.
         hardirq = ((pc >> 16) & 0xf) - (1 if pc & 0x00f00000 else 0)
         # And one NMI level (and the hardirq level, when it is still
