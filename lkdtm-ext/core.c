@@ -134,7 +134,6 @@ static ssize_t trigger_write(struct file *f, const char __user *ubuf,
 static const struct file_operations trigger_fops = {
 	.owner = THIS_MODULE,
 	.write = trigger_write,
-	.llseek = no_llseek,
 };
 
 static int list_show(struct seq_file *m, void *v)
