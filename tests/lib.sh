@@ -353,7 +353,7 @@ readers_agree() {
 		grep -q '^{' "$j" || { fail "$name: on $d stackov gave no verdict for: BUG: $bug"; continue; }
 		check "$name: on $d, stackov's stack, fault and bounds are the BUG line's ($bug)" \
 			[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
-		oops=$(kernel_log "$dmesg" | sed -n 's/^CPU: [0-9]* PID: \([0-9]*\) Comm: \([^ ]*\) .*/\1 \2/p' | head -1)
+		oops=$(kernel_log "$dmesg" | sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' | head -1)
 		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
 			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
 		dsec="drgn on $d.elf"

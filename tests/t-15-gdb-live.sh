@@ -58,7 +58,7 @@ GDB
 	jv() { jfield "$run.json" "$1"; }
 	log=$run/console.log
 	bug=$(kernel_log "$log" | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' | head -1)
-	oops=$(kernel_log "$log" | sed -n 's/^CPU: [0-9]* PID: \([0-9]*\) Comm: \([^ ]*\) .*/\1 \2/p' | head -1)
+	oops=$(kernel_log "$log" | sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' | head -1)
 	check "$s: then the kernel printed its BUG line ($bug)" [ -n "$bug" ]
 	check "$s: gdb's stack, fault and bounds ($(jv stack) $(jv fault) $(jv lo)..$(jv hi)) are the BUG line's" \
 		[ "$(jv stack) $(jv fault) $(jv lo)..$(jv hi)" = "$bug" ]
