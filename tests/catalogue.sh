@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC2154 # alt and failed are set by tests/lib.sh
-# tests/catalogue.sh: sourced by tests/t-30-catalogue-vmap.sh and
-# tests/t-33-catalogue-orc.sh, after tests/lib.sh.
+# tests/catalogue.sh: sourced by tests/t-30-catalogue-vmap.sh,
+# tests/t-33-catalogue-orc.sh, t-34 and t-35, after tests/lib.sh.
 #
 # catalogue VARIANT "SCENARIO..." [COLUMN]: each scenario through make
 # overflow-demo on VARIANT's kernel (kdump armed; a fatal one also booted
@@ -130,6 +130,22 @@ catalogue() {
 	# All passed: the run directories (vmcores of 12-70 MiB each) can go.
 	# shellcheck disable=SC2086
 	[ "$failed" = 0 ] && [ "${KEEP:-0}" != 1 ] && rm -rf $runs
+}
+
+# module_cycle LABEL KERNEL_NAME WHAT: make overflow-demo with
+# MODULE=tests/modules/mutual_recursion (kdump only) on the kernel the
+# caller chose; the run was on KERNEL_NAME (said as WHAT), its three-function
+# cycle is folded, and the three stackovs agree on its dump. Sets $mrun.
+module_cycle() {
+	rc=0
+	make -s -C "$LAB_ROOT" overflow-demo MODULE="$LAB_ROOT/tests/modules/mutual_recursion" QEMU_DUMP=0 LAB_SHOW=0 \
+		>"$LAB_OUT/mod-$1.out" 2>&1 || rc=$?
+	check "MODULE=mutual_recursion on $1: make overflow-demo exits 0" [ $rc = 0 ]
+	mrun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+	check "MODULE=mutual_recursion on $1: the run was on $3" [ "$(run_env "$mrun" kernel_name)" = "$2" ]
+	check "MODULE=mutual_recursion on $1: the cycle is folded" \
+		grep -Eq '^  cycle: +mr_[a-z]+ -> mr_[a-z]+ -> mr_[a-z]+ x[0-9]+ ' "$mrun/report.txt"
+	readers_agree mutual_recursion "$mrun" mr_expr vmcore
 }
 
 # kstack_offsets VARIANT: on a kernel with RANDOMIZE_KSTACK_OFFSET, the

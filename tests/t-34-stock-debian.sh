@@ -34,16 +34,7 @@ kstack_offsets stock
 
 # A user's module: built against Debian's linux-headers package.
 if [ -z "${ONLY:-}" ]; then
-	rc=0
-	make -s -C "$LAB_ROOT" overflow-demo MODULE="$LAB_ROOT/tests/modules/mutual_recursion" QEMU_DUMP=0 LAB_SHOW=0 \
-		>"$LAB_OUT/mod-stock.out" 2>&1 || rc=$?
-	check "MODULE=mutual_recursion on stock: make overflow-demo exits 0" [ $rc = 0 ]
-	mrun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-	check "MODULE=mutual_recursion on stock: the run was on Debian's kernel" \
-		[ "$(run_env "$mrun" kernel_name)" = debian-6.1 ]
-	check "MODULE=mutual_recursion on stock: the cycle is folded" \
-		grep -Eq '^  cycle: +mr_[a-z]+ -> mr_[a-z]+ -> mr_[a-z]+ x[0-9]+ ' "$mrun/report.txt"
-	readers_agree mutual_recursion "$mrun" mr_expr vmcore
+	module_cycle stock debian-6.1 "Debian's kernel"
 	peers_agree mutual_recursion "$mrun"
 
 	# The lab kernel's vmlinux with Debian's dump: each reader refuses in

@@ -30,15 +30,7 @@ check "6.12: the series is in it (vmap_stack_cache_size, patch 0006)" sh -c "nm 
 catalogue vmap "${ONLY:-RECURSE_TASK RECURSE_HARDIRQ RECURSE_SOFTIRQ BIG_FRAME}" vmap
 
 if [ -z "${ONLY:-}" ]; then
-	rc=0
-	make -s -C "$LAB_ROOT" overflow-demo MODULE="$LAB_ROOT/tests/modules/mutual_recursion" QEMU_DUMP=0 LAB_SHOW=0 \
-		>"$LAB_OUT/mod-6.12.out" 2>&1 || rc=$?
-	check "MODULE=mutual_recursion on 6.12: make overflow-demo exits 0" [ $rc = 0 ]
-	mrun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-	check "MODULE=mutual_recursion on 6.12: the run was on 6.12" [ "$(run_env "$mrun" kernel_name)" = lab-6.12 ]
-	check "MODULE=mutual_recursion on 6.12: the cycle is folded" \
-		grep -Eq '^  cycle: +mr_[a-z]+ -> mr_[a-z]+ -> mr_[a-z]+ x[0-9]+ ' "$mrun/report.txt"
-	readers_agree mutual_recursion "$mrun" mr_expr vmcore
+	module_cycle 6.12 lab-6.12 6.12
 	explain_agrees mutual_recursion "$mrun"
 fi
 finish
