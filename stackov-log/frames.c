@@ -70,27 +70,30 @@ static Elf_Data *section(Elf *elf, const char *name, GElf_Shdr *shdr)
 	return NULL;
 }
 
+/*
+ * The bytes of @mod's section from @addr on, and how many (0 if @addr is
+ * in no section with data).
+ */
+static const char *section_bytes(Dwfl_Module *mod, GElf_Addr addr, size_t *left)
+{
+	GElf_Addr a = addr, bias;
+	Elf_Scn *scn = dwfl_module_address_section(mod, &a, &bias);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	*left = d && d->d_buf && a < d->d_size ? d->d_size - a : 0;
+	return *left ? (const char *)d->d_buf + a : NULL;
+}
+
 /* @len bytes at @addr of @mod's file, 0 if it has none there. */
 static int read_at(Dwfl_Module *mod, GElf_Addr addr, void *buf, size_t len)
 {
-	GElf_Addr a = addr, bias;
-	Elf_Scn *scn = dwfl_module_address_section(mod, &a, &bias);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	size_t left;
+	const char *p = section_bytes(mod, addr, &left);
 
-	if (!d || !d->d_buf || a + len > d->d_size)
+	if (!p || len > left)
 		return 0;
-	memcpy(buf, (char *)d->d_buf + a, len);
+	memcpy(buf, p, len);
 	return 1;
-}
-
-/* How many bytes of @addr's section there are from @addr on; 0 if none. */
-static size_t bytes_left(Dwfl_Module *mod, GElf_Addr addr)
-{
-	GElf_Addr a = addr, bias;
-	Elf_Scn *scn = dwfl_module_address_section(mod, &a, &bias);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-	return d && d->d_buf && a < d->d_size ? d->d_size - a : 0;
 }
 
 static void load_orc(Elf *elf)
@@ -305,7 +308,7 @@ static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr size, GElf_
 	static unsigned char b[65536];
 	static long depth[65536];
 	static size_t work[65536];
-	size_t len = size < sizeof(b) ? size : sizeof(b), left = bytes_left(mod, fn), n, i, w = 0, lo, hi;
+	size_t len = size < sizeof(b) ? size : sizeof(b), left, n, i, w = 0, lo, hi;
 	long bytes = -1, ijmp;
 	int seeded = 0;
 	cs_insn *insn;
@@ -315,6 +318,7 @@ static long prologue_bytes(Dwfl_Module *mod, GElf_Addr fn, GElf_Addr size, GElf_
 	 * the next symbol, a __pfx_ of another section on 6.2 and later) may
 	 * run past the section's end.
 	 */
+	section_bytes(mod, fn, &left);
 	if (len > left)
 		len = left;
 	if (!cs || pc < fn || pc - fn >= len || !read_at(mod, fn, b, len))

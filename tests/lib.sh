@@ -278,7 +278,7 @@ explain_agrees_on() {
 	sed -n "/^===== crash on $dump =====\$/,/^=====/p" "$erun/report.txt" |
 		sed -n '/^  frames: /,/^[^ ]/p' >"$erun/explain.crash-frames"
 	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" "$erun/vmlinux" >"$erun/explain.bytes" <<'PY'
-import json, re, subprocess, sys
+import functools, json, re, subprocess, sys
 log = json.load(open(sys.argv[1]))
 dump = {}
 for line in open(sys.argv[2]):
@@ -286,6 +286,7 @@ for line in open(sys.argv[2]):
     if len(w) >= 5 and w[0].startswith('#') and w[0] != '#0' and w[4] == 'bytes':
         dump.setdefault(w[2], int(w[3]))
 
+@functools.lru_cache(maxsize=None)
 def realigns(name):
     """objdump's word on it: the function's first instructions align %rsp
     (gcc's dynamic realignment), leaving a pad as %rsp was at the call."""

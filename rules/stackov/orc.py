@@ -66,8 +66,9 @@ class Table(object):
         return Entry(self.u[6 * i:6 * i + 6], self.new) if i >= 0 else None
 
 
-def module_tables(t):
-    """Each module's ORC tables (mod->arch), for its core and init text."""
+def module_tables(t, new):
+    """Each module's ORC tables (mod->arch), for its core and init text;
+    @new: the kernel writes 6.4's entries (new_format())."""
     head, list_off = t.sym("modules"), t.offsetof("module", "list")
     arch = t.offsetof("module", "arch")
     if head is None or list_off is None or arch is None:
@@ -82,7 +83,7 @@ def module_tables(t):
             continue
         ranges = module_text_ranges(t, mod)
         out.append(Table(t, ranges, t.u64(mod + arch + ip_off),
-                         t.u64(mod + arch + u_off), num, new_format(t)))
+                         t.u64(mod + arch + u_off), num, new))
     return out
 
 
@@ -92,12 +93,13 @@ class Orc(object):
     def __init__(self, t):
         start, stop = t.sym("__start_orc_unwind_ip"), t.sym("__stop_orc_unwind_ip")
         num = (stop - start) // 4
-        kernel = Table(t, [], start, t.sym("__start_orc_unwind"), num, new_format(t))
+        new = new_format(t)
+        kernel = Table(t, [], start, t.sym("__start_orc_unwind"), num, new)
         # The table covers vmlinux's text, up to its last (terminating) entry.
         kernel.ranges = [(kernel.ips[0], kernel.ips[-1] + 1)]
         self.tables = [kernel]
         try:
-            self.tables += module_tables(t)
+            self.tables += module_tables(t, new)
         except Unreadable:
             pass
 
