@@ -37,6 +37,7 @@ def main(argv):
     # drgn takes QEMU's dump's first CPU for the crashed one: the task that
     # panicked is the one on panic_cpu, as crash and stackov take it.
     target = DrgnTarget(prog, debug[0])
+    cpu = None
     try:
         cpu = target.panic_cpu()
         panic = current_task(target, cpu) if cpu is not None else None
@@ -61,6 +62,16 @@ def main(argv):
     print("stack:          %#x..%#x (THREAD_SIZE %d)" % (lo, lo + thread_size, thread_size))
     try:
         trace = prog.stack_trace(regs) if regs is not None else thread.stack_trace()
+        # drgn 0.0.31 takes a QEMU dump's registers as the CPU held them
+        # when QEMU paused it: in panic(), on the DF stack. The overflow is
+        # in the registers the double fault saved at the top of that stack.
+        if regs is None and cpu is not None and len(trace):
+            df = [r for r in regions_of(target, cpu, 0) if r.name == "DF"]
+            if df and df[0].lo <= trace[0].sp < df[0].hi:
+                regs = Object(prog, "struct pt_regs *", value=df[0].hi - target.sizeof("pt_regs"))
+                print("drgn's registers for pid %d are panic()'s, on the DF stack; unwound from"
+                      " the registers its double fault saved" % task.pid.value_())
+                trace = prog.stack_trace(regs)
     except Exception as e:
         print("stack trace:    drgn could not unwind: %s" % e)
         return
@@ -91,13 +102,18 @@ def main(argv):
                trace[j + 1].name == frame.name and
                stack_kind(stacks, trace[j + 1].sp) == kind):
             j += 1
-        # A frame with no debug info (the entry code) by its symbol, as
-        # kallsyms names it.
-        name = frame.name or target.func_name(pc) or "??"
+        # A frame with no debug info, or in assembly (the entry code), by
+        # its symbol, as kallsyms and the kernel's trace name it: drgn
+        # 0.0.31 has entry_64.S's lines and names the function around the
+        # label (entry_SYSCALL_64, not entry_SYSCALL_64_after_hwframe).
         try:
             src = " at %s:%d" % (frame.source()[0].split("/")[-1], frame.source()[1])
         except LookupError:
             src = ""
+        if src == "" or src.split(":")[0].endswith(".S"):
+            name = target.func_name(pc) or frame.name or "??"
+        else:
+            name = frame.name or target.func_name(pc) or "??"
         span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
         times = "" if i == j else " (x%d)" % (j - i + 1)
         print("  %-9s %#x %s%s%s [%s]" % (span, pc, name, src, times, kind))

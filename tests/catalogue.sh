@@ -21,9 +21,7 @@
 
 catalogue() {
 	cv=$1 col=${3:-$1}
-	# Its files and runs are named by the variant, and by the line if not 6.1.
-	cn=$cv
-	[ "${LINUX:-6.1}" = 6.1 ] || cn=$cv-$LINUX
+	cn=$(line_name "$cv")
 	table=$LAB_OUT/catalogue-$cn.txt
 	: >"$table"
 	: >"$LAB_OUT/kerneloffset-$cn.txt"
@@ -47,14 +45,7 @@ catalogue() {
 		said=$(klog | sed -n 's/.*recursing in [^:]*: comm \([^ ]*\) .*/\1/p' | head -1)
 		[ -n "$said" ] && check "$s: drgn's crashed thread is the task the module said it ran in ($said)" \
 			grep -q "^crashed thread: $said pid " "$run/drgn.txt"
-		# drgn 0.0.22 finds no module on 6.4 and later (struct module's
-		# mem[], where it looks for core_size): there, a module's frame is
-		# named from the kernel's own mod->kallsyms, with no source line,
-		# and the report carries drgn's warning.
 		at=' at [^ ]+'
-		if [ "${LINUX:-6.1}" != 6.1 ] && grep -q "could not find loaded kernel modules: 'struct module' has no member 'core_size'" "$run/report.txt"; then
-			at="( at [^ ]+)?"
-		fi
 		check "$s: drgn: its stack trace has $fn" grep -Eq " $fn$at( |\$)" "$run/drgn.txt"
 		want="$stack|$stack-GUARD"
 		[ "$stack" = - ] && want='\?'
@@ -155,7 +146,7 @@ module_cycle() {
 # do_syscall_64), are the same on every dump, and the offset itself
 # differs from boot to boot.
 kstack_offsets() {
-	f=$LAB_OUT/kstack-$1.txt
+	f=$LAB_OUT/kstack-$(line_name "$1").txt
 	echo "the random stack offset of each dump entered by a syscall, and do_syscall_64's frame bytes:"
 	sed 's/^/    /' "$f"
 	n=$(wc -l <"$f")

@@ -144,12 +144,14 @@ gdb_on_elf() {
 # (stackov_drgn.py), text and JSON.
 drgn_on() {
 	set -- "$1" "$run/vmlinux" "$run"/*.ko
-	timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$@" || return $?
+	# The drgn that reads this kernel (Debian 12's, or trixie's from 6.4 on).
+	py=$("$LAB_ROOT/vm/builders/drgn.sh" "$run/vmlinux") || return $?
+	timeout -k 5 "$READER_TIMEOUT" "$py" "$LAB_ROOT/drgn-scripts/postmortem.py" "$@" || return $?
 	echo
 	# A refusal ("stackov: ... no stack overflow to explain") is an answer.
 	for o in '' -j; do
 		# shellcheck disable=SC2086
-		timeout -k 5 "$READER_TIMEOUT" /usr/bin/python3 "$LAB_ROOT/drgn-scripts/stackov_drgn.py" $o "$@" >"$tmp/drgn.v" 2>&1 ||
+		timeout -k 5 "$READER_TIMEOUT" "$py" "$LAB_ROOT/drgn-scripts/stackov_drgn.py" $o "$@" >"$tmp/drgn.v" 2>&1 ||
 			grep -q '^stackov: ' "$tmp/drgn.v" || { cat "$tmp/drgn.v"; return 1; }
 		cat "$tmp/drgn.v"
 		grep -q '^stackov: ' "$tmp/drgn.v" && break
