@@ -9,7 +9,8 @@
 /* Task, kthread, kworker (with its work function), hardirq or softirq. */
 void find_context(void)
 {
-	ulong flags = 0, pc = 0, pcp, kthread, worker, fn;
+	ulong flags = 0, pc = 0, pcp, kthread, worker, fn, nest;
+	unsigned int n = 0;
 	long off;
 	char sym[BUFSIZE];
 	int hardirq;
@@ -31,6 +32,15 @@ void find_context(void)
 		if (v.preempt & 0x000f0000)
 			v.preempt -= 0x00010000;
 	}
+	/*
+	 * From 6.11, oops_enter() opens a printk emergency section
+	 * (nbcon_cpu_emergency_enter(): preempt_disable()), still open when
+	 * kdump saves the CPU: its levels are the oops', not the code's.
+	 */
+	nest = percpu_hot_addr("nbcon_pcpu_emergency_nesting", NULL, v.cpu);
+	if (nest && readmem(nest, KVADDR, &n, sizeof(int), "emergency nesting", RETURN_ON_ERROR | QUIET) &&
+	    n > 0 && n <= (v.preempt & 0xff))
+		v.preempt -= n;
 	if (v.stack && !strcmp(v.stack->name, "IRQ")) {
 		if (hardirq > 0)
 			snprintf(v.context, sizeof(v.context), "hardirq (on the IRQ stack, interrupting pid %ld \"%s\")",

@@ -93,6 +93,16 @@ class Verdict(object):
             self.preempt -= 0x00100000
             if self.preempt & 0x000f0000:
                 self.preempt -= 0x00010000
+        # From 6.11, oops_enter() opens a printk emergency section
+        # (nbcon_cpu_emergency_enter(): preempt_disable()), still open when
+        # kdump saves the CPU: its levels are the oops', not the code's.
+        nest = t.per_cpu("nbcon_pcpu_emergency_nesting", self.cpu)
+        try:
+            n = t.u32(nest) if nest is not None else 0
+        except Unreadable:
+            n = 0
+        if 0 < n <= self.preempt & 0xff:
+            self.preempt -= n
         who = 'pid %d "%s"' % (k.pid, k.comm)
         if self.stack.name == "IRQ":
             if hardirq > 0:
