@@ -23,15 +23,20 @@ fi
 # from its package's tree, in the order the guest loads them.
 # Each after what it depends on (modinfo's depends: the package ships no
 # modules.dep, depmod makes it on install).
+# Debian's 6.12 ships them xz-compressed (NAME.ko.xz): the initramfs gets
+# them uncompressed, for busybox's insmod.
 bootmods=''
+find_module() { # NAME
+	find "$(kernel_boot_module_dir "$variant")/kernel" -name "$1.ko" -o -name "$1.ko.xz" | head -1
+}
 add_module() { # NAME
-	case " $bootmods " in *"/$1.ko "*) return 0 ;; esac
-	f=$(find "$(kernel_boot_module_dir "$variant")/kernel" -name "$1.ko" | head -1)
+	case " $bootmods " in *"/$1.ko "* | *"/$1.ko.xz "*) return 0 ;; esac
+	f=$(find_module "$1")
 	[ -n "$f" ] || die "kernel $LAB_KERNEL $variant has no module $1.ko (KERNEL_BOOT_MODULES)"
 	for dep in $(modinfo -F depends "$f" | tr , ' '); do
 		add_module "$dep"
 	done
-	f=$(find "$(kernel_boot_module_dir "$variant")/kernel" -name "$1.ko" | head -1)
+	f=$(find_module "$1")
 	bootmods="$bootmods $f"
 }
 for m in ${KERNEL_BOOT_MODULES:-}; do
@@ -80,8 +85,12 @@ cp "$ko" "$work/root/lib/modules/"
 if [ -n "$bootmods" ]; then
 	mkdir -p "$work/root/lib/modules/boot"
 	for f in $bootmods; do
-		cp "$f" "$work/root/lib/modules/boot/"
-		basename "$f" .ko
+		m=$(basename "${f%.xz}" .ko)
+		case $f in
+		*.xz) xz -dc "$f" >"$work/root/lib/modules/boot/$m.ko" || die "cannot uncompress $f" ;;
+		*) cp "$f" "$work/root/lib/modules/boot/" ;;
+		esac
+		echo "$m"
 	done >"$work/root/lib/modules/boot/order"
 fi
 printf 'root:x:0:0:root:/:/bin/sh\nlab:x:1000:1000:lab:/tmp:/bin/sh\n' >"$work/root/etc/passwd"

@@ -4,9 +4,11 @@
 # unpatched. Finds the ABI the metapackage depends on (or DEBIAN_ABI),
 # downloads linux-image-ABI and linux-image-ABI-dbg with apt-get download,
 # unpacks the image (boot/ and lib/modules/) and from the -dbg package only
-# its vmlinux, and installs linux-headers-ABI with apt (files under
-# /usr/src only), for out-of-tree modules. Nothing is installed as this
-# machine's kernel. All of it lands in a temporary directory first, moved
+# its vmlinux, and for out-of-tree modules either installs
+# linux-headers-ABI with apt (files under /usr/src only) or, when the
+# description says KERNEL_HEADERS=unpack (headers that depend on their
+# image), unpacks them with their -common half and linux-kbuild into the
+# cache. Nothing is installed as this machine's kernel. All of it lands in a temporary directory first, moved
 # into place when whole: an interrupted run leaves nothing half-unpacked.
 set -eu
 # shellcheck source=vm/lib.sh
@@ -41,20 +43,26 @@ v=$(version "linux-image-$a")
 [ -n "$v" ] || die "no package linux-image-$a in apt's lists (DEBIAN_ABI=${DEBIAN_ABI:-})"
 dv=$(version "linux-image-$a-dbg")
 [ "$dv" = "$v" ] || die "no package linux-image-$a-dbg $v in apt's lists${dv:+ (it has $dv)}: no debug vmlinux for this image"
-hv=$(version "linux-headers-$a")
-[ "$hv" = "$v" ] || die "no package linux-headers-$a $v in apt's lists${hv:+ (it has $hv)}: modules cannot be built for this image"
+# The headers: linux-headers-ABI, and with KERNEL_HEADERS=unpack the two
+# packages it needs, linux-headers-BASE-common and linux-kbuild-BASE.
+headers="linux-headers-$a"
+[ "${KERNEL_HEADERS:-apt}" = unpack ] && headers="$headers linux-headers-${a%-amd64}-common linux-kbuild-${a%-amd64}"
+for p in $headers; do
+	hv=$(version "$p")
+	[ "$hv" = "$v" ] || die "no package $p $v in apt's lists${hv:+ (it has $hv)}: modules cannot be built for this image"
+done
 key="$a $v"
 
 up_to_date() {
 	[ "$(cat "$o/lab-key" 2>/dev/null)" = "$key" ] && [ "$(debian_abi)" = "$a" ] &&
 		[ -f "$(kernel_vmlinux "$variant")" ] && [ -f "$(kernel_image "$variant")" ] &&
-		[ -f "/usr/src/linux-headers-$a/Module.symvers" ]
+		[ -f "$(kernel_modbuild "$variant")/Module.symvers" ]
 }
 if up_to_date || { lab_lock exclusive "to unpack Debian's kernel $a" && up_to_date; }; then
 	exit 0
 fi
 
-if [ ! -f "/usr/src/linux-headers-$a/Module.symvers" ]; then
+if [ "${KERNEL_HEADERS:-apt}" = apt ] && [ ! -f "/usr/src/linux-headers-$a/Module.symvers" ]; then
 	say "installing linux-headers-$a $v with apt (under /usr/src: for out-of-tree modules)"
 	[ "$(id -u)" = 0 ] || die "not root; run: sudo apt-get install linux-headers-$a"
 	log=$KERNEL_HOME/apt-headers.log
@@ -70,7 +78,10 @@ rm -rf "$tmp"
 mkdir -p "$tmp/dl" "$tmp/$variant"
 say "downloading linux-image-$a $v and its -dbg package (about 930 MB)"
 t0=$(date +%s)
-(cd "$tmp/dl" && apt-get download -q "linux-image-$a=$v" "linux-image-$a-dbg=$v") \
+dl="linux-image-$a=$v linux-image-$a-dbg=$v"
+[ "${KERNEL_HEADERS:-apt}" = unpack ] && for p in $headers; do dl="$dl $p=$v"; done
+# shellcheck disable=SC2086 # $dl is a list of package=version words
+(cd "$tmp/dl" && apt-get download -q $dl) \
 	>"$tmp/download.log" 2>&1 || { tail -5 "$tmp/download.log" >&2; die "apt-get download failed"; }
 say "downloaded in $(($(date +%s) - t0)) s; unpacking the image"
 dpkg-deb -x "$tmp"/dl/linux-image-"$a"_*.deb "$tmp/$variant"
@@ -83,6 +94,19 @@ say "taking vmlinux-$a out of the -dbg package"
 	tar -x -O --occurrence=1 "./usr/lib/debug/boot/vmlinux-$a" >"$tmp/$variant/vmlinux-$a"
 readelf -S "$tmp/$variant/vmlinux-$a" 2>/dev/null | grep -q '\.debug_info' ||
 	die "linux-image-$a-dbg gave no whole vmlinux-$a with debug info ($(head -1 "$tmp/dbg.err"))"
+if [ "${KERNEL_HEADERS:-apt}" = unpack ]; then
+	say "unpacking $headers"
+	for p in $headers; do
+		dpkg-deb -x "$tmp"/dl/"$p"_*.deb "$tmp/$variant"
+	done
+	# Its Makefile includes the -common half by its /usr/src path; the
+	# scripts and tools links are relative and stay inside the cache.
+	h=$tmp/$variant/usr/src/linux-headers-$a
+	[ -f "$h/Module.symvers" ] || die "linux-headers-$a has no Module.symvers"
+	sed -i "s|^include /usr/src/|include $o/usr/src/|" "$h/Makefile"
+	grep -q "^include $o/usr/src/linux-headers-${a%-amd64}-common/Makefile" "$h/Makefile" ||
+		die "linux-headers-$a's Makefile does not include its -common half as expected"
+fi
 rm -rf "$tmp/dl"
 echo "$key" >"$tmp/$variant/lab-key"
 rm -rf "$o"
