@@ -176,8 +176,10 @@ void find_entry(void)
 
 /*
  * With CONFIG_RANDOMIZE_KSTACK_OFFSET on, each syscall's entry puts
- * task->kstack_offset & 0x3ff bytes (chosen at the task's last syscall
- * exit) below its registers: how much of the stack that took. -1 where
+ * KSTACK_OFFSET_MAX(task->kstack_offset) bytes (chosen at the task's last
+ * syscall exit) below its registers: how much of the stack that took.
+ * KSTACK_OFFSET_MAX is & 0x3ff up to 6.8, & 0x3f0 from 6.9 (randomize_kstack:
+ * improve entropy diffusion). -1 where
  * there is none: the static key off, or no such member (a kernel that
  * kept it per CPU).
  */
@@ -195,5 +197,5 @@ void find_kstack_offset(void)
 		return;
 	if (readmem(v.tc->task + m, KVADDR, &off, sizeof(off), "kstack_offset",
 		    RETURN_ON_ERROR | QUIET))
-		v.kstack_offset = off & 0x3ff;
+		v.kstack_offset = off & (THIS_KERNEL_VERSION >= LINUX(6, 9, 0) ? 0x3f0 : 0x3ff);
 }

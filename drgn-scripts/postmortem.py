@@ -85,6 +85,17 @@ def main(argv):
     except (LookupError, IndexError):
         pass
     stacks = regions_of(target, task_cpu(task), lo)
+    # One function inlined within an inlined instance of itself (6.12's
+    # __run_timer_base, as addr2line -i shows it too) is two of drgn's
+    # frames with the same pc, name and stack pointer: one call, one frame.
+    frames = []
+    for frame in trace:
+        prev = frames[-1] if frames else None
+        if (prev is not None and frame.name and frame.name == prev.name and
+                pc_of(frame) == pc_of(prev) and frame.sp == prev.sp):
+            continue
+        frames.append(frame)
+    trace = frames
     print("stack trace (%d frames; a run of identical frames is shown once;"
           " [the stack each is on]):" % len(trace))
     i = 0

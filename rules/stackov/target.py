@@ -49,6 +49,18 @@ class Target(object):
     def cstr(self, addr, n):
         return self.read(addr, n).split(b"\0")[0].decode("ascii", "replace")
 
+    def version(self):
+        """(major, minor) of the dump's kernel, from init_uts_ns's
+        release, or (0, 0) where it cannot be read."""
+        try:
+            a = self.sym("init_uts_ns")
+            o = self.off("uts_namespace", "name.release")
+            rel = self.cstr(a + o, 65) if a is not None and o is not None else ""
+            major, minor = rel.split(".")[:2]
+            return int(major), int(minor.split("-")[0])
+        except (Unreadable, ValueError):
+            return 0, 0
+
     def off(self, struct, path):
         """offsetof(struct, a.b.c) through nested members, or None."""
         total = 0

@@ -190,9 +190,10 @@ class Verdict(object):
 
     def kstack_offset(self):
         """With CONFIG_RANDOMIZE_KSTACK_OFFSET on, each syscall's entry puts
-        task->kstack_offset & 0x3ff bytes (chosen at the task's last
-        syscall exit) below its registers: how much of the stack that
-        took. None where there is none: no syscall, the static key off, or
+        KSTACK_OFFSET_MAX(task->kstack_offset) bytes (chosen at the task's
+        last syscall exit) below its registers: how much of the stack that
+        took. KSTACK_OFFSET_MAX is & 0x3ff up to 6.8, & 0x3f0 from 6.9
+        (randomize_kstack: improve entropy diffusion). None where there is none: no syscall, the static key off, or
         no such member (a kernel that kept it per CPU)."""
         t = self.t
         if not self.entry.startswith("syscall "):
@@ -202,7 +203,7 @@ class Verdict(object):
         # A static key's first member: struct static_key's atomic_t enabled.
         if key is None or off is None or not t.u32(key):
             return None
-        return t.u32(self.task.addr + off) & 0x3FF
+        return t.u32(self.task.addr + off) & (0x3F0 if t.version() >= (6, 9) else 0x3FF)
 
     def magic(self):
         try:
