@@ -175,13 +175,24 @@ void find_entry(void)
 }
 
 /*
+ * KSTACK_OFFSET_MAX: & 0x3ff up to 6.8, & 0x3f0 from 6.9 (randomize_kstack:
+ * improve entropy diffusion).
+ */
+static unsigned int kstack_offset_mask(void)
+{
+	unsigned long version = THIS_KERNEL_VERSION;
+
+	if (version < LINUX(6, 9, 0))
+		return 0x3ff;
+	return 0x3f0;
+}
+
+/*
  * With CONFIG_RANDOMIZE_KSTACK_OFFSET on, each syscall's entry puts
  * KSTACK_OFFSET_MAX(task->kstack_offset) bytes (chosen at the task's last
  * syscall exit) below its registers: how much of the stack that took.
- * KSTACK_OFFSET_MAX is & 0x3ff up to 6.8, & 0x3f0 from 6.9 (randomize_kstack:
- * improve entropy diffusion). -1 where
- * there is none: the static key off, or no such member (a kernel that
- * kept it per CPU).
+ * -1 where there is none: the static key off, or no such member (a kernel
+ * that kept it per CPU).
  */
 void find_kstack_offset(void)
 {
@@ -197,5 +208,5 @@ void find_kstack_offset(void)
 		return;
 	if (readmem(v.tc->task + m, KVADDR, &off, sizeof(off), "kstack_offset",
 		    RETURN_ON_ERROR | QUIET))
-		v.kstack_offset = off & (THIS_KERNEL_VERSION >= LINUX(6, 9, 0) ? 0x3f0 : 0x3ff);
+		v.kstack_offset = off & kstack_offset_mask();
 }
