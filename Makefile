@@ -11,6 +11,7 @@
 #   make overflow-demo KERNEL=debian [SCENARIO=NAME]   Debian's own kernel (VARIANT=stock)
 #   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
 #   make test          every test; ends with "N passed, N failed"
+#   make test-full     make test, then the rest of the 6.12 line (tests/x-*)
 #   make list          the scenarios, with one-line descriptions
 #   make selftest-lkdtm  the kernel's own LKDTM selftest, in the guest
 #   make vm            interactive guest shell, gdbstub on 127.0.0.1
@@ -48,7 +49,7 @@ export KERNEL LINUX VARIANT ACCEL APPEND
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool report explain test bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	crash crash-tool report explain test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
 	bench-crashkernel bench-latency bench-doc soak bench-soak clean
 
 all: build
@@ -99,6 +100,9 @@ explain: deps
 
 test: deps
 	@tests/run.sh
+
+test-full: deps
+	@FULL=1 tests/run.sh
 
 bench: deps
 	@$(BENCH) $@ bench/stackbench.sh

@@ -4,7 +4,8 @@
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
 
-T=$(basename "$0" .sh)
+# A tests/x-* wrapper runs a t-* script under its own name (LAB_TEST).
+T=${LAB_TEST:-$(basename "$0" .sh)}
 failed=0
 
 pass() { echo "PASS $T: $*"; }
@@ -19,6 +20,24 @@ check() {
 	if "$@"; then pass "$what"; else fail "$what"; fi
 }
 finish() { exit "$failed"; }
+# line_test TEST [VARIANT]: make test-full's run of tests/TEST.sh on the
+# 6.12 line, under the wrapper's name, with VARIANT's kernel built first
+# (make test builds 6.1's in t-02 and t-33).
+line_test() {
+	if [ -n "${2:-}" ] && ! make -s -C "$LAB_ROOT" build VARIANT="$2" >"$LAB_OUT/build-$2-$LINUX.log" 2>&1; then
+		tail -20 "$LAB_OUT/build-$2-$LINUX.log"
+		fail "$2: make build LINUX=$LINUX failed (log: $LAB_OUT/build-$2-$LINUX.log)"
+		finish
+	fi
+	LAB_TEST=$T
+	export LAB_TEST
+	exec sh "$LAB_ROOT/tests/$1.sh"
+}
+# line_name VARIANT: what a catalogue's files are named by: the variant,
+# and the line if it is not 6.1 (orc-6.12).
+line_name() {
+	if [ "${LINUX:-6.1}" = 6.1 ]; then echo "$1"; else echo "$1-$LINUX"; fi
+}
 
 # boot NAME [VAR=value...]: boot the guest into a fresh run directory and
 # set $run to it. The settings are passed to vm/boot/qemu.sh's environment.

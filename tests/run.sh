@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/run.sh [NAME...] - run every tests/t-*.sh (or the named ones) in
-# order, each under a timeout, and end with "N passed, N failed".
+# order, each under a timeout, and end with "N passed, N failed". FULL=1
+# (make test-full) runs tests/x-*.sh after them: the rest of the 6.12 line.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../vm/lib.sh"
@@ -11,6 +12,7 @@ if [ $# -gt 0 ]; then
 	for n in "$@"; do list="$list $LAB_ROOT/tests/$n.sh"; done
 else
 	list=$(ls "$LAB_ROOT"/tests/t-*.sh)
+	[ "${FULL:-0}" = 1 ] && list="$list $(ls "$LAB_ROOT"/tests/x-*.sh)"
 fi
 
 passed=0 failed=0

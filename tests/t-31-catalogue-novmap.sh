@@ -10,7 +10,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
-table=$LAB_OUT/catalogue-novmap.txt
+table=$LAB_OUT/catalogue-$(line_name novmap).txt
 : >"$table"
 klog() { kernel_log "$run/console.log"; }
 outcome() { record_outcome "$table" 12 "$s" 'general protection|Oops'; }

@@ -26,8 +26,9 @@ catalogue orc "${ONLY:-$(fatal_scenarios)}" vmap
 kstack_offsets orc
 
 # KASLR: each kdump dump's VMCOREINFO gives the offset its boot drew.
+ko=$LAB_OUT/kerneloffset-$(line_name orc).txt
 echo "KERNELOFFSET of each boot:"
-cat "$LAB_OUT/kerneloffset-orc.txt"
-moved() { grep -qv '=0*$' "$LAB_OUT/kerneloffset-orc.txt"; }
+cat "$ko"
+moved() { grep -qv '=0*$' "$ko"; }
 check "orc: KASLR moved the kernel (KERNELOFFSET not 0 in a dump's VMCOREINFO)" moved
 finish
