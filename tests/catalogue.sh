@@ -45,6 +45,14 @@ catalogue() {
 		said=$(klog | sed -n 's/.*recursing in [^:]*: comm \([^ ]*\) .*/\1/p' | head -1)
 		[ -n "$said" ] && check "$s: drgn's crashed thread is the task the module said it ran in ($said)" \
 			grep -q "^crashed thread: $said pid " "$run/drgn.txt"
+		# The preempt_count the module printed as it began to recurse is
+		# the one stackov gives for the fault (what the oops path added
+		# since, taken off: the double fault's NMI level, 6.11's printk
+		# emergency section).
+		mpc=$(klog | sed -n 's/.*recursing in [^:]*: comm .* preempt_count \(0x[0-9a-f]*\|0\)$/\1/p' | head -1)
+		spc=$(sed -n 's/^  atomic: .*; preempt_count \(0x[0-9a-f]*\).*/\1/p' "$run/report.txt" | head -1)
+		[ -n "$mpc" ] && check "$s: stackov's preempt_count is the one the module printed ($mpc; stackov: ${spc:-none})" \
+			sh -c "[ -n '$spc' ] && [ \$(($mpc)) = \$(($spc)) ]"
 		at=' at [^ ]+'
 		check "$s: drgn: its stack trace has $fn" grep -Eq " $fn$at( |\$)" "$run/drgn.txt"
 		want="$stack|$stack-GUARD"
