@@ -70,9 +70,14 @@ catalogue() {
 				grep -q '^===== verdict: no stack overflow' "$run/report.txt"
 			check "$s: and the summary's" grep -q '^verdict: no stack overflow in this dump; stackov: ' "$LAB_OUT/demo-$cn-$s.out"
 		fi
-		# The offset KASLR drew for this boot (0 without), from the dump.
-		[ -f "$run/vmcore.elf" ] && grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$run/vmcore.elf" |
-			sed "s/^/$s /" >>"$LAB_OUT/kerneloffset-$cn.txt"
+		# The offset KASLR drew for this boot (0 without), from the
+		# dump's VMCOREINFO (either format has it, uncompressed).
+		for d in vmcore.elf vmcore; do
+			[ -f "$run/$d" ] || continue
+			grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$run/$d" | head -1 |
+				sed "s/^/$s /" >>"$LAB_OUT/kerneloffset-$cn.txt"
+			break
+		done
 		case $cv in orc | stock) peers_agree "$s" "$run" ;; esac
 		# The random stack offset stackov read for the syscall, beside
 		# do_syscall_64's frame bytes (kstack_offsets checks them).
