@@ -15,7 +15,7 @@ else
 	[ "${FULL:-0}" = 1 ] && list="$list $(ls "$LAB_ROOT"/tests/x-*.sh)"
 fi
 
-passed=0 failed=0
+passed=0 failed=0 times='' t0=$(date +%s)
 mkdir -p "$LAB_OUT"
 # One test run at a time per out/: each clears out/test-* as it starts.
 exec 8>>"$LAB_OUT/.tests.lock"
@@ -45,9 +45,14 @@ for t in $list; do
 		f=1
 	fi
 	[ "$f" != 0 ] && echo "    log: $log"
-	echo "    ($(($(date +%s) - start)) s)" >&2
+	secs=$(($(date +%s) - start))
+	echo "    ($secs s)" >&2
+	times="$times $(echo "$name" | cut -d- -f1-2) $secs,"
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
+# Where the time went, just above the last line (which is all a CI
+# excerpt may keep): each test's seconds, then the whole run's.
+echo "time by test (s):${times%,}; all $(($(date +%s) - t0))" | fold -s -w 100
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
