@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/stackbench-table.sh OUTDIR - the tables and the plot of
-# bench/stackbench.sh, from OUTDIR/stackbench.raw (and highwater.raw):
-# OUTDIR/table.md, OUTDIR/plot.svg, OUTDIR/highwater.md.
+# bench/stackbench.sh, from OUTDIR/stackbench.raw (and highwater.raw and
+# lines.raw): OUTDIR/table.md, OUTDIR/plot.svg, OUTDIR/highwater.md. The
+# rows of another kernel line (vmap@6.12) are left out of the first line's
+# tables and set beside it in their own.
 set -eu
 out=${1:?usage: stackbench-table.sh OUTDIR}
 raw=$out/stackbench.raw
@@ -53,6 +55,98 @@ stock_table() {
 			}
 	}' "$summary"
 }
+# lines_table: each row of the first line beside the same row on the
+# others, under -icount (pinned, medians), then the guest's boot to /init,
+# and each line's build and kdump (lines.raw).
+lines_table() {
+	first=$(sed -n '1s/^line=\([^ ]*\) .*/\1/p' "$out/lines.raw" 2>/dev/null)
+	others=$(sed -n 's/^[^ @]*@\([^ ]*\) .*/\1/p' "$summary" | awk '!s[$0]++' | tr '\n' ' ')
+	echo "## ${first:-6.1} and ${others% } side by side (-icount, pinned, medians)"
+	echo
+	echo "The same rows on each line: the lab's kernel with the line's own port"
+	echo "of the series (patches/, patches/6.12/), and Debian's own image of each"
+	echo "line as stock. Guest time under -icount, one CPU: the instructions each"
+	echo "operation costs, not the host's speed."
+	echo
+	printf '| row | operation | %s ns |' "${first:-6.1}"
+	for l in $others; do printf ' %s ns | %s / %s |' "$l" "$l" "${first:-6.1}"; done
+	echo
+	printf '|---|---|---|'
+	for l in $others; do printf -- '---|---|'; done
+	echo
+	awk -v others="$others" '
+	$2 == "icount" && $4 == 1 {
+		r = $1; l = ""
+		if (index(r, "@")) { l = substr(r, index(r, "@") + 1); r = substr(r, 1, index(r, "@") - 1) }
+		if (l == "" && !(r in seen)) { seen[r] = 1; rows[++nr] = r }
+		med[r, l, $3] = $6
+	}
+	END {
+		no = split(others, ol, " "); split("pthread fork clone", ops, " ")
+		for (i = 1; i <= nr; i++)
+			for (o = 1; o <= 3; o++) {
+				a = med[rows[i], "", ops[o]]
+				printf "| %s | %s | %s |", rows[i], ops[o], a == "" ? "-" : a
+				for (j = 1; j <= no; j++) {
+					b = med[rows[i], ol[j], ops[o]]
+					printf " %s | %s |", b == "" ? "-" : b, (a != "" && b != "" && a > 0) ? sprintf("%.2f", b / a) : "-"
+				}
+				print ""
+			}
+	}' "$summary"
+	echo
+	echo "Boot to /init (the kernel's own timestamp on \"Run /init\"), guest seconds"
+	echo "under -icount, median over the row's boots:"
+	echo
+	printf '| row | %s s |' "${first:-6.1}"
+	for l in $others; do printf ' %s s |' "$l"; done
+	echo
+	printf '|---|---|'
+	for l in $others; do printf -- '---|'; done
+	echo
+	awk -v others="$others" '
+	function val(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	val("clock") == "icount" && val("op") == "pthread" && val("pinned") == 1 && val("boot_s") != "-" {
+		r = val("row"); l = ""
+		if (index(r, "@")) { l = substr(r, index(r, "@") + 1); r = substr(r, 1, index(r, "@") - 1) }
+		if (l == "" && !(r in seen)) { seen[r] = 1; rows[++nr] = r }
+		b[r, l, ++n[r, l]] = val("boot_s") + 0
+	}
+	function median(r, l,   m, i, j, x, v) {
+		m = n[r, l]; if (!m) return "-"
+		for (i = 1; i <= m; i++) v[i] = b[r, l, i]
+		for (i = 2; i <= m; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+		return sprintf("%.3f", (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2)
+	}
+	END {
+		no = split(others, ol, " ")
+		for (i = 1; i <= nr; i++) {
+			printf "| %s | %s |", rows[i], median(rows[i], "")
+			for (j = 1; j <= no; j++) printf " %s |", median(rows[i], ol[j])
+			print ""
+		}
+	}' "$out/stackbench.raw"
+	[ -s "$out/lines.raw" ] || return 0
+	echo
+	echo "Each line's vmap kernel: its last build (host seconds and objects, as the build"
+	echo "recorded it, on the date shown; \"not recorded\" for a kernel cached before"
+	echo "builds recorded their time), and one kdump of RECURSE_TASK under"
+	echo "-icount: the vmcore's size at the line's makedumpfile dump level (6.12"
+	echo "needs -d 1: vm/kernels/lab-6.12.sh) and the capture kernel's guest time"
+	echo "from its start to the vmcore written."
+	echo
+	echo "| line | kernel | last build | vmcore | dump level | capture kernel to vmcore, guest s |"
+	echo "|---|---|---|---|---|---|"
+	awk '
+	function val(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
+	{
+		bd = val("build"); gsub(",", " ", bd)
+		split(bd, f, " ")
+		build = (bd == "-" || bd == "") ? "not recorded" : sprintf("%s s, %s objects (%s)", f[1], f[3], f[5])
+		printf "| %s | %s | %s | %.1f MiB | -d %s | %s |\n", val("line"), val("kernel"), build,
+			val("vmcore_bytes") / 1048576, val("dumplevel"), val("capture_s")
+	}' "$out/lines.raw"
+}
 {
 	echo "# stackbench: ns per operation in the guest"
 	echo
@@ -75,7 +169,7 @@ stock_table() {
 			for c in $clocks; do printf -- '---|---|'; done
 			echo '---|---|---|---|---|'
 			awk -v op="$op" -v pin="$pin" -v clocks="$clocks" '
-			$3 == op && $4 == pin {
+			$3 == op && $4 == pin && $1 !~ /@/ {
 				if (!($1 in seen)) { seen[$1] = 1; rows[++r] = $1 }
 				cell[$1, $2] = $5 " / " $6 " / " $7
 				spread[$1, $2] = $6 ? sprintf("%.1f%%", 100 * ($7 - $5) / $6) : "-"
@@ -114,6 +208,10 @@ stock_table() {
 	echo "The series gave 1.5 us (the cost without a cache), about 2 us (what the"
 	echo "cache saves) and 0.5 to 1 us (the gain over the old allocator, 0.75 taken"
 	echo "here) on 2016 hardware. A ratio above 1 means the effect is larger here."
+	if grep -q '^[^ ]*@' "$summary"; then
+		echo
+		lines_table
+	fi
 	if grep -q '^stock ' "$summary"; then
 		echo
 		echo "## Against Debian's own kernel (pinned, medians)"
@@ -126,7 +224,7 @@ stock_table() {
 pc=wall
 case " $clocks " in *" icount "*) pc=icount ;; esac
 awk -v pc="$pc" '
-$2 == pc && $4 == 1 {
+$2 == pc && $4 == 1 && $1 !~ /@/ {
 	if (!($1 in seen)) { seen[$1] = 1; rows[++r] = $1 }
 	med[$1, $3] = $6; if ($6 > max) max = $6
 }

@@ -15,6 +15,10 @@
 #   plot.svg         one bar group per row: median ns per operation
 #   highwater.md     how much of each 16 KiB stack tasks used, after boot
 #                    and after the workload (SysRq-t, DEBUG_STACK_USAGE)
+# The rows run on each kernel line of BENCH_LINES ("6.1 6.12"): the first
+# under every clock, the others under -icount only, and table.md sets the
+# lines side by side: ns per operation, the guest's boot to /init, the
+# last build of each line's vmap kernel, and a kdump of RECURSE_TASK.
 # N (2000) operations per measurement, RUNS (3) boots per row and clock,
 # ICOUNT_SHIFT (0: one ns per instruction), BENCH_OUT (out/bench), ROWS.
 # Prints table.md at the end (make bench keeps it for make bench-doc).
@@ -31,6 +35,8 @@ N=${N:-2000}
 RUNS=${RUNS:-3}
 ICOUNT_SHIFT=${ICOUNT_SHIFT:-0}
 ROWS=${ROWS:-"stock novmap vmap kstack_cache=0 kstack_cache=1 kstack_cache=4 kstack_free=rcu"}
+BENCH_LINES=${BENCH_LINES:-"6.1 6.12"}
+first_line=${BENCH_LINES%% *}
 out=${BENCH_OUT:-$LAB_OUT/bench}
 mkdir -p "$out"
 raw=$out/stackbench.raw
@@ -50,49 +56,95 @@ row_of() {
 	*) opt=$1 ;;
 	esac
 }
-# Each kernel the rows need, built once: the kernel, lkdtm-ext, the initramfs.
+# line_clocks LINE: the clocks LINE's rows run under.
+line_clocks() {
+	if [ "$1" = "$first_line" ]; then echo "$clocks"; else echo icount; fi
+}
+# Each kernel the rows need, on each line, built once: the kernel,
+# lkdtm-ext, the initramfs.
 built=''
-for row in $ROWS; do
-	row_of "$row"
-	case " $built " in *" $kernel/$variant "*) continue ;; esac
-	built="$built $kernel/$variant"
-	KERNEL=$kernel "$LAB_ROOT/vm/builders/kernel.sh" "$variant" &&
-		KERNEL=$kernel "$LAB_ROOT/vm/builders/module.sh" "$variant" &&
-		KERNEL=$kernel "$LAB_ROOT/vm/builders/initramfs.sh" "$variant"
+for line in $BENCH_LINES; do
+	for row in $ROWS; do
+		row_of "$row"
+		case " $built " in *" $kernel/$variant/$line "*) continue ;; esac
+		built="$built $kernel/$variant/$line"
+		export LINUX="$line"
+		KERNEL=$kernel "$LAB_ROOT/vm/builders/kernel.sh" "$variant" &&
+			KERNEL=$kernel "$LAB_ROOT/vm/builders/module.sh" "$variant" &&
+			KERNEL=$kernel "$LAB_ROOT/vm/builders/initramfs.sh" "$variant"
+	done
 done
 
-total=$(($(echo "$ROWS" | wc -w) * $(echo "$clocks" | wc -w) * RUNS))
+total=0
+for line in $BENCH_LINES; do
+	total=$((total + $(echo "$ROWS" | wc -w) * $(line_clocks "$line" | wc -w) * RUNS))
+done
 i=0
-for row in $ROWS; do
-	row_of "$row"
-	for clock in $clocks; do
-		run_no=1
-		while [ "$run_no" -le "$RUNS" ]; do
-			i=$((i + 1))
-			say "stackbench $i/$total: $row, $clock, run $run_no"
-			dir=$(mktemp -d "$LAB_OUT/bench-stack-XXXX")
-			rmdir "$dir"
-			accel=tcg icount='' smp=2
-			[ "$clock" = kvm ] && accel=kvm
-			# QEMU 7.2 under -icount never brings up a second CPU (the
-			# guest waits in "Booting SMP configuration"): one CPU there.
-			[ "$clock" = icount ] && icount=$ICOUNT_SHIFT smp=1
-			KERNEL=$kernel RUN_DIR=$dir LAB_LATEST=0 VARIANT=$variant ACCEL=$accel ICOUNT=$icount LAB_SMP=$smp SCENARIO='' \
-				APPEND="lab.cmd=stackbench:all:$N $opt" VM_TIMEOUT=900 \
-				"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
-			lines=$(tr -d '\r' <"$dir/console.log" | grep -c '^stackbench: result ' || true)
-			[ "$lines" = 6 ] || die "stackbench: $row/$clock run $run_no printed $lines of 6 results; see $dir/console.log"
-			tr -d '\r' <"$dir/console.log" | sed -n "s/^stackbench: result /row=$row clock=$clock run=$run_no /p" >>"$raw.tmp"
-			if [ "$row" = vmap ] && [ "$clock" = wall ] && [ "$run_no" = 1 ]; then
-				tr -d '\r' <"$dir/console.log" | sed 's/^\[ *[0-9.]*\] //' |
-					awk '/^stackbench: highwater end/ { w = "" } w && /^task:/ { print w, $0 }
-					/^stackbench: highwater [a-z]/ { w = $3 }' >"$out/highwater.raw"
-			fi
-			rm -rf "$dir"
-			run_no=$((run_no + 1))
+for line in $BENCH_LINES; do
+	export LINUX="$line"
+	for row in $ROWS; do
+		row_of "$row"
+		# A row of another line is named by it in the raw lines (vmap@6.12).
+		name=$row
+		[ "$line" = "$first_line" ] || name=$row@$line
+		for clock in $(line_clocks "$line"); do
+			run_no=1
+			while [ "$run_no" -le "$RUNS" ]; do
+				i=$((i + 1))
+				say "stackbench $i/$total: $name, $clock, run $run_no"
+				dir=$(mktemp -d "$LAB_OUT/bench-stack-XXXX")
+				rmdir "$dir"
+				accel=tcg icount='' smp=2
+				[ "$clock" = kvm ] && accel=kvm
+				# QEMU 7.2 under -icount never brings up a second CPU (the
+				# guest waits in "Booting SMP configuration"): one CPU there.
+				[ "$clock" = icount ] && icount=$ICOUNT_SHIFT smp=1
+				KERNEL=$kernel RUN_DIR=$dir LAB_LATEST=0 VARIANT=$variant ACCEL=$accel ICOUNT=$icount LAB_SMP=$smp SCENARIO='' \
+					APPEND="lab.cmd=stackbench:all:$N $opt" VM_TIMEOUT=900 \
+					"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
+				lines=$(tr -d '\r' <"$dir/console.log" | grep -c '^stackbench: result ' || true)
+				[ "$lines" = 6 ] || die "stackbench: $name/$clock run $run_no printed $lines of 6 results; see $dir/console.log"
+				# The guest's time to /init, from the kernel's own timestamp.
+				boot=$(tr -d '\r' <"$dir/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process.*/\1/p' | head -1)
+				tr -d '\r' <"$dir/console.log" |
+					sed -n "s/^stackbench: result /row=$name clock=$clock run=$run_no boot_s=${boot:--} /p" >>"$raw.tmp"
+				if [ "$row" = vmap ] && [ "$clock" = wall ] && [ "$run_no" = 1 ]; then
+					tr -d '\r' <"$dir/console.log" | sed 's/^\[ *[0-9.]*\] //' |
+						awk '/^stackbench: highwater end/ { w = "" } w && /^task:/ { print w, $0 }
+						/^stackbench: highwater [a-z]/ { w = $3 }' >"$out/highwater.raw"
+				fi
+				rm -rf "$dir"
+				run_no=$((run_no + 1))
+			done
 		done
 	done
 done
+
+# Each line's build and dump: the last build of its vmap kernel (recorded
+# by the build), and one kdump of RECURSE_TASK under -icount: the vmcore's
+# size and the capture kernel's guest time to it.
+: >"$out/lines.raw.tmp"
+for line in $BENCH_LINES; do
+	# In a subshell with the line's own description (its cache directory).
+	(
+	export LINUX="$line"
+	use_kernel "$lab-$line"
+	bl=$(kbuild_dir vmap)/lab-built
+	dir=$(mktemp -d "$LAB_OUT/bench-kdump-XXXX")
+	rmdir "$dir"
+	say "stackbench: a kdump of RECURSE_TASK on $line, under -icount"
+	KERNEL=$lab RUN_DIR=$dir LAB_LATEST=0 VARIANT=vmap ACCEL=tcg ICOUNT=$ICOUNT_SHIFT LAB_SMP=1 KDUMP=1 QEMU_DUMP=0 \
+		SCENARIO=RECURSE_TASK VM_TIMEOUT=900 "$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
+	[ -s "$dir/vmcore" ] || die "stackbench: the kdump on $line wrote no vmcore; see $dir/console.log"
+	cap=$(tr -d '\r' <"$dir/console.log" | sed -n 's/.*capture: makedumpfile .* done, [0-9.]* s to \([0-9.]*\) s.*/\1/p' | head -1)
+	lvl=$(tr -d '\r' <"$dir/console.log" | sed -n 's/.*capture: makedumpfile -F -[a-zE]* -d \([0-9]*\) .*/\1/p' | head -1)
+	printf 'line=%s build=%s vmcore_bytes=%s dumplevel=%s capture_s=%s kernel=%s\n' "$line" \
+		"$(tr ' ' , 2>/dev/null <"$bl" || echo -)" "$(stat -c %s "$dir/vmcore")" "${lvl:--}" "${cap:--}" \
+		"$(strings "$(kernel_vmlinux vmap)" | sed -n 's/^Linux version \([^ ]*\) .*/\1/p' | head -1)" >>"$out/lines.raw.tmp"
+	rm -rf "$dir"
+	) || exit 1
+done
+mv "$out/lines.raw.tmp" "$out/lines.raw"
 mv "$raw.tmp" "$raw"
 "$LAB_ROOT/bench/stackbench-table.sh" "$out"
 cat "$out/table.md"

@@ -8,14 +8,16 @@
 # bench/record.sh keeps a measurement's output with when and where it ran,
 # and keeps the old record when the measurement fails; bench/doc.sh puts
 # records into bench/README.md's sections; every section there came from
-# a record of its own target.
+# a record of its own target. A second small run sets the 6.12 line beside
+# 6.1 (one row, 6.12's vmap kernel, built by t-35): its side-by-side
+# tables, with the boot, build and kdump of each line.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
 out=$LAB_OUT/test-bench
 rm -rf "$out"
 rc=0
-BENCH_OUT=$out N=50 RUNS=1 ROWS="novmap vmap stock" "$LAB_ROOT/bench/stackbench.sh" >"$out.log" 2>&1 || rc=$?
+BENCH_OUT=$out N=50 RUNS=1 ROWS="novmap vmap stock" BENCH_LINES=6.1 "$LAB_ROOT/bench/stackbench.sh" >"$out.log" 2>&1 || rc=$?
 check "bench/stackbench.sh exits 0" [ "$rc" = 0 ]
 t=$out/table.md
 sections=$(grep -c '^## \(pthread\|fork\|clone\), ' "$t" 2>/dev/null || echo 0)
@@ -39,6 +41,25 @@ sys.exit(0 if len(bars) == 9 else 1)' "$out/plot.svg"
 check "plot.svg: well-formed SVG, a bar for each of 3 rows x 3 operations" svg_ok
 check "highwater.md: after boot and after the workload" sh -c \
 	"grep -qE '^\\| after boot \\| [0-9]+ \\| ' '$out/highwater.md' && grep -qE '^\\| after workload \\| [0-9]+ \\| ' '$out/highwater.md'"
+check "table.md: one line, no side-by-side table" sh -c "! grep -q 'side by side' '$t'"
+
+# Both lines, one row.
+o2=$LAB_OUT/test-bench-lines
+rm -rf "$o2"
+rc=0
+BENCH_OUT=$o2 N=50 RUNS=1 ROWS=vmap BENCH_LINES="6.1 6.12" "$LAB_ROOT/bench/stackbench.sh" >"$o2.log" 2>&1 || rc=$?
+tail -40 "$o2.log"
+check "6.1 and 6.12: bench/stackbench.sh exits 0" [ "$rc" = 0 ]
+t2=$o2/table.md
+check "6.1 and 6.12: a side-by-side section" grep -qx '## 6.1 and 6.12 side by side (-icount, pinned, medians)' "$t2"
+ops_beside() { [ "$(grep -cE '^\| vmap \| (pthread|fork|clone) \| [0-9]+ \| [0-9]+ \| [0-9]+\.[0-9]{2} \|$' "$t2")" = 3 ]; }
+check "6.1 and 6.12: each operation's icount ns on both lines, and their ratio" ops_beside
+check "6.1 and 6.12: the guest's boot to /init on both lines" grep -qE '^\| vmap \| [0-9]+\.[0-9]{3} \| [0-9]+\.[0-9]{3} \|$' "$t2"
+for l in 6.1 6.12; do
+	check "6.1 and 6.12: $l's build and kdump (its last build in s or not recorded, a vmcore in MiB, its dump level)" \
+		grep -qE "^\\| $l \\| $l\\.[0-9]+-stackov[^ ]* \\| ([0-9]+ s, [0-9]+ objects \\([0-9-]+\\)|not recorded) \\| [0-9.]+ MiB \\| -d [0-9]+ \\| [0-9.]+ \\|\$" "$t2"
+done
+check "6.1 and 6.12: 6.12's rows stay out of 6.1's tables" sh -c "! grep -q '^| vmap@' '$t2'"
 
 # The recorder and the page, on a scratch out/ and a scratch page.
 b=$(mktemp -d "$LAB_OUT/test-benchdoc-XXXX")

@@ -113,8 +113,9 @@ if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$KERNEL_TREE" O="$o" -j"$LAB_JOBS" a
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "kernel $variant failed to build; full log: $log"
 fi
-grep -cE "^ *(CC|LD|AS)" "$log" | {
-	read -r n
-	say "kernel $variant built in $(($(date +%s) - start)) s ($n objects compiled or linked)"
-}
+n=$(grep -cE "^ *(CC|LD|AS)" "$log" || true)
+secs=$(($(date +%s) - start))
+say "kernel $variant built in $secs s ($n objects compiled or linked)"
+# What this build took, for make bench's side-by-side of the lines.
+echo "$secs s $n objects $(date -u +%Y-%m-%d)" >"$o/lab-built"
 echo "$key" >"$o/lab-key"
