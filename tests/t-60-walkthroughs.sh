@@ -15,5 +15,5 @@ for md in "$LAB_ROOT"/walkthroughs/*.md; do
 	cat "$LAB_OUT/walk-$b.out"
 	grep -q '^FAIL ' "$LAB_OUT/walk-$b.out" && failed=1
 done
-check "eight walkthroughs ($n)" [ "$n" = 8 ]
+check "nine walkthroughs ($n)" [ "$n" = 9 ]
 finish
