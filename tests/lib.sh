@@ -33,6 +33,13 @@ line_test() {
 	export LAB_TEST
 	exec sh "$LAB_ROOT/tests/$1.sh"
 }
+# full_or ALL SMOKE: ALL under make test-full (FULL=1), else SMOKE: a
+# catalogue on a kernel beyond the lab's own 6.1 vmap and novmap runs a
+# subset in make test, to keep it within its hour, and every scenario in
+# make test-full.
+full_or() {
+	if [ "${FULL:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi
+}
 # line_name VARIANT: what a catalogue's files are named by: the variant,
 # and the line if it is not 6.1 (orc-6.12).
 line_name() {

@@ -5,7 +5,8 @@
 # tests/scenarios.tsv with t-30's checks (tests/catalogue.sh), and, on
 # each dump, stackov's frames against crash's bt and drgn's stack_trace
 # (peers_agree). KASLR moved the kernel, by an offset each boot draws.
-# Writes out/catalogue-orc.txt. ONLY="NAME..." runs just those.
+# Writes out/catalogue-orc.txt. ONLY="NAME..." runs just those; make test
+# runs six, make test-full (FULL=1) all of them.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 # shellcheck source=tests/catalogue.sh
@@ -20,8 +21,11 @@ for o in CONFIG_UNWINDER_ORC=y CONFIG_RANDOMIZE_BASE=y CONFIG_RANDOMIZE_MEMORY=y
 done
 check "orc: no frame pointer" sh -c "! grep -q '^CONFIG_FRAME_POINTER=y' '$cfg'"
 
-# The fatal ones: those that end by kdump on vmap (vm/lib.sh).
-catalogue orc "${ONLY:-$(fatal_scenarios)}" vmap
+# The fatal ones: those that end by kdump on vmap (vm/lib.sh); in make
+# test, six of them: each stack and context ORC unwinds through, the
+# double fault, and two syscalls for the random stack offset.
+catalogue orc "${ONLY:-$(full_or "$(fatal_scenarios)" \
+	"RECURSE_TASK RECURSE_WORKQUEUE RECURSE_HARDIRQ RECURSE_SOFTIRQ BIG_FRAME GUARD_JUMP")}" vmap
 
 kstack_offsets orc
 
