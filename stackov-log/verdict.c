@@ -214,6 +214,20 @@ void sl_cycle(struct sl_verdict *v)
 	}
 }
 
+/*
+ * A '?' entry printed as func+size/size is the first byte of the function
+ * after func: a pointer to that function left on the stack (6.12's
+ * kthread() keeps its threadfn there, and it prints as the function
+ * before it), unless the byte before it ends a call. Given vmlinux, the
+ * call is known.
+ */
+static int pointer_to_next(const struct sl_entry *e)
+{
+	if (e->call == CALL_NONE)
+		return 1;
+	return e->call == CALL_UNKNOWN && e->unreliable && e->size && e->off == e->size;
+}
+
 /* Where the task came in: its syscall, its kthread function, the idle loop. */
 static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 {
@@ -259,7 +273,8 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 	if (kthread > 0) {
 		/* The entry just inside kthread(): its threadfn. */
 		for (i = kthread - 1; i >= 0; i--)
-			if (in_section(SEC_TASK, r->e[i].sec) && !(rel && r->e[i].unreliable))
+			if (in_section(SEC_TASK, r->e[i].sec) && !(rel && r->e[i].unreliable) &&
+			    !(!rel && pointer_to_next(&r->e[i])))
 				break;
 		snprintf(v->entry, sizeof(v->entry), "kthread function %s", i >= 0 ? r->e[i].func : "unknown");
 		return;

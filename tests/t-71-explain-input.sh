@@ -71,6 +71,13 @@ run chain tests/logs/constructed/storage-chain.log
 check "a deep storage chain: no cycle, and its chain is xfs -> iomap -> dm -> md -> nvme" \
 	sh -c "[ $rc = 0 ] && grep -q '^  cycle:     none' '$s/chain.out' && grep -q '^  chain:     xfs -> iomap -> dm -> md -> nvme\$' '$s/chain.out'"
 
+# 6.12's kthread() keeps its threadfn on the stack, and a frame-pointer
+# trace prints that pointer as the function before it, at its end
+# (rescuer_thread+0x540/0x540 for worker_thread): no frame, and no entry.
+run threadfn tests/logs/lab/kworker-threadfn-pointer-6.12.log
+check "a threadfn pointer in an all-'?' trace: the entry is kthread function worker_thread" \
+	sh -c "[ $rc = 0 ] && grep -q '^  entry:     kthread function worker_thread\$' '$s/threadfn.out'"
+
 # No overflow: one line, status 1.
 : >"$s/empty.log"
 run empty "$s/empty.log"
