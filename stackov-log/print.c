@@ -236,7 +236,8 @@ void sl_print_json(const struct sl_verdict *v)
 	printf("\"frames\":%d,", v->nframes);
 	json_str("cycle", cyc);
 	json_str("cycle_function", v->cyc_reps ? v->frame[v->cyc_start]->func : "");
-	printf("\"cycle_reps\":%d,\"reliable\":%s,\"bytes\":[", v->cyc_reps, v->reliable ? "true" : "false");
+	printf("\"cycle_reps\":%d,\"reliable\":%s,\"ended\":%s,\"bytes\":[", v->cyc_reps,
+	       v->reliable ? "true" : "false", r->ended ? "true" : "false");
 	for (i = 0; i < v->nframes; i++)
 		printf("%s%ld", i ? "," : "", v->frame[i]->bytes);
 	printf("],\"names\":[");

@@ -78,6 +78,16 @@ run threadfn tests/logs/lab/kworker-threadfn-pointer-6.12.log
 check "a threadfn pointer in an all-'?' trace: the entry is kthread function worker_thread" \
 	sh -c "[ $rc = 0 ] && grep -q '^  entry:     kthread function worker_thread\$' '$s/threadfn.out'"
 
+# A console cut inside the report (6.12's QEMU boot, when the pvpanic
+# pause comes first): -j says so ("ended":false), and says a whole one
+# ended; tests/lib.sh's explain_agrees_on then reads the dump's log.
+whole=tests/logs/syzbot-9p-netfs-retry-recursion.log
+awk '{ print } / guard page was hit / { getline; print; exit }' "$whole" >"$s/cut.log"
+run cutj "$s/cut.log" -j
+run wholej "$whole" -j
+check "-j on a log cut inside the report says \"ended\":false, on the whole one true" \
+	sh -c "[ \$(grep -c '\"ended\":false' '$s/cutj.out') = 1 ] && grep -q '\"ended\":true' '$s/wholej.out'"
+
 # No overflow: one line, status 1.
 : >"$s/empty.log"
 run empty "$s/empty.log"

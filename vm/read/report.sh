@@ -276,25 +276,48 @@ fi
 	done
 } >"$tmp/peers" 2>&1 || true
 cat "$tmp/peers" >>"$tmp/body"
-# The log alone, as a user with no dump has it: stackov-log on the console
-# (the dump's own log when the console has no report: with kdump, the
-# capture kernel may start before the console has it all), with vmlinux.
+# The log alone, as a user with no dump has it: stackov-log on the console,
+# with vmlinux; the dump's own log when the console has no report, or stops
+# inside it (with kdump, the capture kernel starts before the console has
+# it; on 6.12, QEMU's pvpanic pause may come before the console has it all).
 explain=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log 2>/dev/null || true)
 : >"$tmp/explain"
+cut='' cutfor=''
+show_explain() {
+	{
+		section "the log alone: stackov-log on $1 (make explain LOG=$run/$1 VMLINUX=$run/vmlinux)"
+		[ "$1" != "$cutfor" ] || echo "($cut stops inside the report: this is the same boot's log, read from its dump)"
+		cat "$2"
+		[ "$3" = 0 ] || echo "!!! stackov-log FAILED (status $3)"
+	} >>"$tmp/body"
+	sed -n '/^stack \(overflow\|corruption\): /{s/^/log alone ('"${1##*/}"'): /p;q}' "$2" >"$tmp/explain"
+	sed -n 's/^  \(cycle\|verdict\): *\(.*\)/log alone: \1 \2/p' "$2" | head -2 >>"$tmp/explain"
+}
+shown=
 for f in console.log vmcore.dmesg qemu-dump/console.log qemu-dump/qemu-vmcore.dmesg; do
 	{ [ -n "$explain" ] && [ -f "$run/$f" ]; } || continue
 	erc=0
 	timeout -k 5 "$READER_TIMEOUT" "$explain" -v "$run/vmlinux" -m "$run" "$run/$f" >"$tmp/explain.out" 2>&1 || erc=$?
 	[ "$erc" = 1 ] && continue
-	{
-		section "the log alone: stackov-log on $f (make explain LOG=$run/$f VMLINUX=$run/vmlinux)"
-		cat "$tmp/explain.out"
-		[ "$erc" = 0 ] || echo "!!! stackov-log FAILED (status $erc)"
-	} >>"$tmp/body"
-	sed -n '/^stack \(overflow\|corruption\): /{s/^/log alone ('"${f##*/}"'): /p;q}' "$tmp/explain.out" >"$tmp/explain"
-	sed -n 's/^  \(cycle\|verdict\): *\(.*\)/log alone: \1 \2/p' "$tmp/explain.out" | head -2 >>"$tmp/explain"
+	# A console cut inside the report, and its boot's dump has the log.
+	case $f in
+	console.log) d=vmcore.dmesg ;;
+	qemu-dump/console.log) d=qemu-dump/qemu-vmcore.dmesg ;;
+	*) d= ;;
+	esac
+	if [ -n "$d" ] && [ -f "$run/$d" ] && [ -z "$cut" ] &&
+		grep -q '; the log ends before the trace does$' "$tmp/explain.out"; then
+		cut=$f cutfor=$d
+		mv "$tmp/explain.out" "$tmp/explain.cut"
+		continue
+	fi
+	show_explain "$f" "$tmp/explain.out" "$erc"
+	shown=1
 	break
 done
+if [ -z "$shown" ] && [ -n "$cut" ]; then
+	show_explain "$cut" "$tmp/explain.cut" 0
+fi
 [ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
 # The report leads with the stackov extension's verdict (crash on the kdump
 # vmcore, else on QEMU's dump): what happened, before the evidence.
