@@ -7,24 +7,20 @@
 # modules built against the matching headers. Made by
 # vm/builders/kernel-debian.sh. One variant, stock: ORC (6.4's format),
 # KASLR, randomised memory and stack offsets, VMAP_STACK, as Debian builds it.
+# What every Debian image shares is vm/kernels/debian.sh.
 #
 # Unlike 6.1's, 6.12's linux-headers package depends on its image, so apt
 # would install this kernel in this machine's /boot to give the headers.
 # The recipe unpacks the headers, their -common half and linux-kbuild into
 # the cache instead (KERNEL_HEADERS=unpack): nothing touches /usr/src.
 
-KERNEL_RECIPE=debian
-KERNEL_SERIES=0
-KERNEL_VARIANTS=stock
+# shellcheck source=vm/kernels/debian.sh
+. "$LAB_ROOT/vm/kernels/debian.sh"
 # The metapackage whose dependency names the image (linux-image-ABI);
 # DEBIAN_ABI=6.12.NNN+deb12-amd64 pins one instead.
 KERNEL_PACKAGE=linux-image-6.12-amd64
 KERNEL_HEADERS=unpack
-KERNEL_DEPS=''
 KERNEL_HOME=$STACKOV_CACHE/debian-6.12
-KERNEL_TREE=''
-KERNEL_PATCHES=''
-KERNEL_CONFIG=''
 # KASLR as Debian boots it. makedumpfile 1.7.2 at -d 31 leaves out pages
 # crash and drgn need on 6.12 (vm/kernels/lab-6.12.sh): -d 1 here too.
 KERNEL_CMDLINE='lab.dumplevel=1'
@@ -33,25 +29,3 @@ KERNEL_CMDLINE='lab.dumplevel=1'
 KERNEL_CRASHKERNEL=256M
 # virtio_pci is built in on 6.12; the rest are modules, xz-compressed.
 KERNEL_BOOT_MODULES="virtio_blk qemu_fw_cfg pvpanic-mmio"
-
-debian_abi() {
-	cat "$KERNEL_HOME/abi" 2>/dev/null || true
-}
-kbuild_dir() {
-	echo "$KERNEL_HOME/$1"
-}
-kernel_image() {
-	echo "$KERNEL_HOME/$1/boot/vmlinuz-$(debian_abi)"
-}
-kernel_vmlinux() {
-	echo "$KERNEL_HOME/$1/vmlinux-$(debian_abi)"
-}
-kernel_modbuild() {
-	echo "$KERNEL_HOME/$1/usr/src/linux-headers-$(debian_abi)"
-}
-kernel_key() {
-	cat "$KERNEL_HOME/$1/lab-key" 2>/dev/null || true
-}
-kernel_boot_module_dir() {
-	echo "$KERNEL_HOME/$1/lib/modules/$(debian_abi)"
-}
