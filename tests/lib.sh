@@ -291,12 +291,13 @@ explain_agrees_on() {
 	for f in "$@"; do
 		[ -f "$erun/$f" ] || continue
 		"$bin" -j -v "$erun/vmlinux" -m "$erun" "$erun/$f" >"$e.try" 2>&1 ||
-			{ [ -n "$got" ] || cp "$e.try" "$e"; continue; }
+			{ [ -n "$got" ] || mv "$e.try" "$e"; continue; }
 		got=$f
-		cp "$e.try" "$e"
+		mv "$e.try" "$e"
 		grep -q '"ended":true' "$e" && break
 		cut="$cut$f, "
 	done
+	rm -f "$e.try"
 	f=${got:-$f}${cut:+; cut short in ${cut%, }}
 	if ! grep -q '^{' "$j" 2>/dev/null; then
 		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind || head -1 "$e"))" \

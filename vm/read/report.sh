@@ -305,7 +305,7 @@ for f in console.log vmcore.dmesg qemu-dump/console.log qemu-dump/qemu-vmcore.dm
 	qemu-dump/console.log) d=qemu-dump/qemu-vmcore.dmesg ;;
 	*) d= ;;
 	esac
-	if [ -n "$d" ] && [ -f "$run/$d" ] && [ -z "$cut" ] &&
+	if [ -n "$d" ] && [ -f "$run/$d" ] &&
 		grep -q '; the log ends before the trace does$' "$tmp/explain.out"; then
 		cut=$f cutfor=$d
 		mv "$tmp/explain.out" "$tmp/explain.cut"
