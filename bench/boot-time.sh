@@ -16,7 +16,7 @@ while [ $i -lt "$N" ]; do
 	RUN_DIR=$run LAB_MODE=probe SCENARIO='' VM_TIMEOUT=120 \
 		"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || { echo "boot $i failed: $run"; exit 1; }
 	up=$(sed -n 's/^lab: init started, uptime \([0-9.]*\) s.*/\1/p' "$run/console.log")
-	wall=$(sed -n 's/^wall=//p' "$run/run.env")
+	wall=$(rec_get "$run" '.boots[0].wall_s')
 	printf 'boot %d: init at %s s guest uptime, %.2f s wall from QEMU start to power-off\n' "$i" "$up" "$wall"
 	rm -rf "$run"
 done

@@ -11,11 +11,12 @@ for s in $SIZES; do
 	rmdir "$run"
 	RUN_DIR=$run KDUMP=1 CRASHKERNEL=$s SCENARIO=RECURSE_TASK VM_TIMEOUT=120 \
 		"$LAB_ROOT/vm/boot/qemu.sh" 2>/dev/null || true
-	if [ -s "$run/vmcore" ]; then
+	if dump_path "$run" vmcore >/dev/null; then
 		echo "crashkernel=$s: vmcore written ($(du -m "$run/vmcore" | cut -f1) MiB)"
 	else
-		why=$(tr -d '\r' <"$run/console.log" | grep -E -m1 'Kernel panic|kdump FAILED|Out of memory|not syncing|cannot|Cannot' | sed 's/^\[ *[0-9.]*\] //')
-		echo "crashkernel=$s: no vmcore (result $(cat "$run/result" 2>/dev/null); ${why:-no reason on the console})"
+		# The classifier's word on the boot (run.json): why kdump wrote none.
+		why=$(rec_get "$run" '.boots[0] | .kdump_error // .reason' 2>/dev/null)
+		echo "crashkernel=$s: no vmcore (outcome $(run_outcome "$run" 2>/dev/null); ${why:-no reason recorded})"
 	fi
 	rm -rf "$run"
 done

@@ -45,30 +45,37 @@ RUN_DIR=$run INITRD=$initrd KDUMP=${KDUMP:-1} QEMU_DUMP=0 SCENARIO='' \
 	VM_TIMEOUT=$((MODULE_WAIT + ${VM_TIMEOUT:-120})) LAB_SHOW=${LAB_SHOW:-1} \
 	"$LAB_ROOT/vm/boot/qemu.sh" || true
 log=$run/console.log
-[ -f "$run/result" ] || die "the run left no result; see $run"
+result=$(run_outcome "$run" 2>/dev/null || true)
+case $result in
+'' | running) die "the run left no outcome; see $run" ;;
+esac
+rec_set "$run" '.usermod = {name: $n, dir: $d, args: (if $a == "" then null else $a end), wait_s: ($w | tonumber)}' \
+	--arg n "$name" --arg d "$(CDPATH='' cd -- "$MODULE" && pwd)" --arg a "$args" --arg w "$MODULE_WAIT"
 cp "$moddir"/*.ko "$run/"
 
-# What the guest said of the module: qemu.sh put it in the run's manifest.
-outcome=$(run_env "$run" usermod)
-if [ "$outcome" = failed ]; then
-	why=$(run_env "$run" usermod_error)
-	kern=$(run_env "$run" usermod_kernel)
+# What the guest said of the module: the classifier put it in the record.
+state=$(rec_get "$run" '.boots[0].usermod.state')
+if [ "$state" = failed ]; then
+	why=$(rec_get "$run" '.boots[0].usermod.error')
+	kern=$(rec_get "$run" '.boots[0].usermod.kernel')
 	die "MODULE=$MODULE: $name.ko did not load: ${why:-insmod failed}${kern:+; kernel: $kern} (run kept in $run; out/latest unchanged)"
 fi
 set_latest "$run"
 echo
-echo "== MODULE $name on $VARIANT: the guest ended by $(cat "$run/result") =="
-if [ "$outcome" = idle ]; then
+echo "== MODULE $name on $VARIANT: the guest ended by $result =="
+if [ "$state" = idle ]; then
 	echo "$name.ko loaded and nothing happened in ${MODULE_WAIT}s; the guest powered off"
 	echo "console: $log"
 	exit 0
 fi
-if [ "$outcome" = hung ]; then
+if [ "$state" = hung ]; then
 	echo "$name.ko's init did not return in ${MODULE_WAIT}s (insmod still waiting, no crash); the guest powered off"
 	echo "console: $log"
 	exit 0
 fi
-if [ -f "$run/vmcore" ]; then
+why=$(rec_get "$run" '.boots[0].kdump_error')
+[ -n "$why" ] && say "kdump failed: $why"
+if dump_path "$run" vmcore >/dev/null; then
 	"$LAB_ROOT/vm/read/report.sh" "$run"
 else
 	echo "no vmcore; console: $log"

@@ -15,8 +15,8 @@ RUN_DIR=${RUN_DIR:-$LAB_OUT/latest}
 [ -f "$RUN_DIR/gdb.port" ] ||
 	die "no gdbstub in $RUN_DIR (start the guest with make vm first)"
 port=$(cat "$RUN_DIR/gdb.port")
-vmlinux=$(run_env "$RUN_DIR" vmlinux)
-[ -n "$vmlinux" ] || die "the guest of $RUN_DIR has not started yet (no vmlinux in its run.env)"
+vmlinux=$(rec_get "$RUN_DIR" .kernel.vmlinux 2>/dev/null || true)
+[ -n "$vmlinux" ] || die "the guest of $RUN_DIR has not started yet (no vmlinux in its run.json)"
 [ -f "$vmlinux" ] || die "vmlinux of that run is gone: $vmlinux"
 kdir=$(dirname "$vmlinux")
 [ -f "$kdir/vmlinux-gdb.py" ] || die "no vmlinux-gdb.py in $kdir (CONFIG_GDB_SCRIPTS)"

@@ -129,25 +129,6 @@ kernel_log() {
 	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'
 }
 
-# kdump_failure RUN_DIR: one line saying why a run armed with kdump got
-# no capture: the guest's own word when arming failed, else what the
-# capture kernel said last (its panic, an out-of-memory) when it booted
-# (a second "Linux version" on the console), else that it never started.
-kdump_failure() {
-	kernel_log "$1/console.log" | awk -v res="$(cat "$1/result" 2>/dev/null)" '
-		# "lab: kdump: bzImage sha256 ..." says what was loaded, not a failure.
-		/^lab: kdump FAILED to arm/ || (/^lab: kdump: / && !/ sha256 /) { arm = $0 }
-		/^lab: kdump armed/ { arm = "" }
-		/^Linux version / { boots++ }
-		boots > 1 && !why && (/Kernel panic - not syncing/ || /Out of memory/) { why = $0 }
-		END {
-			if (arm != "") print "kdump did not arm: " substr(arm, 6)
-			else if (boots > 1 && why != "") print "the capture kernel failed: " why
-			else if (boots > 1) print "the capture kernel booted but wrote no dump (result " res ")"
-			else print "the capture kernel never started (result " res ")"
-		}'
-}
-
 # crash_limitation ERROR [VERDICT [OUT]]: the crash 8.0.6 limitation behind
 # one of its bt errors, in one line, or nothing when the error is not one the
 # lab has traced to crash's code. VERDICT is stackov's JSON on the same dump,
@@ -241,11 +222,6 @@ crash_include() {
 	die "no crash defs.h next to $1 or in /usr/include/crash"
 }
 
-# run_env RUN_DIR KEY: one value from RUN_DIR/run.env, the run's manifest.
-run_env() {
-	sed -n "s/^$2=//p" "$1/run.env" 2>/dev/null | tail -1
-}
-
 # remove_on_exit PATH...: remove PATHs when the script ends, however it
 # ends (an error, Ctrl-C, a timeout's TERM). Paths hold no spaces.
 LAB_CLEANUP=''
@@ -294,10 +270,10 @@ hash_files() {
 }
 
 # gdbstub_up RUN_DIR: the guest of RUN_DIR is up far enough for gdb: its
-# manifest names the vmlinux and QEMU listens on its gdb port. QEMU writes
-# gdb.port before run.env and listens only once started.
+# record names the vmlinux and QEMU listens on its gdb port. qemu.sh
+# writes gdb.port before the record, and QEMU listens only once started.
 gdbstub_up() {
-	[ -s "$1/gdb.port" ] && grep -q '^vmlinux=' "$1/run.env" 2>/dev/null &&
+	[ -s "$1/gdb.port" ] && [ -n "$(rec_get "$1" .kernel.vmlinux 2>/dev/null)" ] &&
 		ss -Hltn "sport = :$(cat "$1/gdb.port")" 2>/dev/null | grep -q .
 }
 
@@ -308,5 +284,9 @@ cpu_of_times() {
 	tail -1 "$1" | awk '{ for (i = 1; i <= 2; i++) {
 		split($i, a, /[ms]/); t[i] = a[1] * 60 + a[2] } printf "%.0f %.0f\n", t[1], t[2] }'
 }
+
+# The run record (run.json), read and written through vm/record.sh only.
+# shellcheck source=vm/record.sh
+. "$LAB_ROOT/vm/record.sh"
 
 use_kernel "$LAB_KERNEL"

@@ -29,7 +29,7 @@ while [ "$done_count" -lt "$total" ]; do
 	say "selftest-lkdtm: boot $boot, from test $((done_count + 1)) of $total"
 	# loglevel=1: the oopses stay in dmesg (run.sh reads it) and off the
 	# console, where they could cut the runner's lines in two.
-	RUN_DIR=$b LAB_LATEST=0 LAB_MODE=selftest SCENARIO='' KDUMP=0 QEMU_DUMP=0 INITRD=$initrd \
+	RUN_DIR=$b RUN_RECORD=$run BOOT_NAME=boot-$boot LAB_LATEST=0 LAB_MODE=selftest SCENARIO='' KDUMP=0 QEMU_DUMP=0 INITRD=$initrd \
 		APPEND="lab.selftest_from=$done_count loglevel=1 ${APPEND:-}" \
 		VM_TIMEOUT=${SELFTEST_TIMEOUT:-600} LAB_SHOW=0 "$LAB_ROOT/vm/boot/qemu.sh" 2>>"$run/launcher.log" || true
 	con=$(tr -d '\r' <"$b/console.log")
@@ -46,9 +46,9 @@ while [ "$done_count" -lt "$total" ]; do
 	victim=$(name_at $((done_count + 1)))
 	if echo "$con" | grep -q "^# selftests: lkdtm: $victim.sh\$"; then
 		done_count=$((done_count + 1))
-		echo "not ok $done_count selftests: lkdtm: $victim.sh # CRASHED the guest ($(cat "$b/result"))" >>"$tap"
+		echo "not ok $done_count selftests: lkdtm: $victim.sh # CRASHED the guest ($(run_outcome "$run" "boot-$boot"))" >>"$tap"
 	else
-		die "boot $boot ran no test (result $(cat "$b/result")); see $b/console.log"
+		die "boot $boot ran no test (outcome $(run_outcome "$run" "boot-$boot"): $(run_reason "$run" "boot-$boot")); see $b/console.log"
 	fi
 done
 

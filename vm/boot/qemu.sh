@@ -21,11 +21,15 @@
 #   QEMU_DUMP=1           instead, on a guest panic (pvpanic) QEMU pauses
 #                         and its monitor writes RUN_DIR/qemu-vmcore
 #   RUN_DIR=dir           use this run directory instead of a new one
+#   RUN_RECORD=dir        the run whose run.json gets this boot (RUN_DIR;
+#                         vm/demo.sh's second boot is in RUN/qemu-dump)
+#   BOOT_NAME=name        the boot's name there (kdump, qemu-dump, or boot)
 #   LAB_LATEST=0          do not point out/latest at the new run directory
 #   INITRD=file           another initramfs (vm/builders/user-module.sh makes one)
-# The run directory gets console.log, qemu.cmd, qemu.log, run.env and
-# result: kdump (the capture kernel ran), panic, poweroff, triple-fault
-# (TCG logs it), reset (the guest reset itself), timeout or error.
+# The run directory gets console.log, qemu.cmd and qemu.log; the run's
+# record (run.json, vm/record.sh) gets the boot: its settings as it
+# starts, then its outcome and reason from vm/boot/classify.sh (kdump,
+# capture-failed, panic, poweroff, triple-fault, reset, timeout, error).
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -184,23 +188,34 @@ else
 	set -- $tcg -d cpu_reset -D "$RUN_DIR/qemu-debug.log" "$@"
 fi
 
-# The run's manifest: every later step (collect, report, tests) reads what
-# it needs of the run from here.
-{
-	echo "run_dir=$RUN_DIR"
-	echo "kernel_name=$LAB_KERNEL"
-	echo "variant=$VARIANT"
-	echo "scenario=${SCENARIO:-}"
-	echo "accel=$accel${ICOUNT:+ icount shift=$ICOUNT}"
-	echo "timeout=$VM_TIMEOUT"
-	echo "kernel=$kernel"
-	echo "kernel_sha256=$(sha256sum "$kernel" | cut -d' ' -f1)"
-	echo "vmlinux=$(kernel_vmlinux "$VARIANT")"
-	echo "initrd=$initrd"
-	echo "initrd_sha256=$(sha256sum "$initrd" | cut -d' ' -f1)"
-	echo "module=$(module_dir "$VARIANT")/lkdtm_ext.ko"
-	echo "cmdline=$cmdline"
-} >"$RUN_DIR/run.env"
+# The run's record: every later step (collect, report, tests) reads what
+# it needs of the run from there. The run's own facts, once; this boot's
+# settings, its outcome "running" until QEMU is gone.
+RUN_RECORD=${RUN_RECORD:-$RUN_DIR}
+boot_name=${BOOT_NAME:-boot}
+[ "$KDUMP" = 1 ] && boot_name=${BOOT_NAME:-kdump}
+[ "$QEMU_DUMP" = 1 ] && boot_name=${BOOT_NAME:-qemu-dump}
+boot_dir=.
+[ "$RUN_RECORD" = "$RUN_DIR" ] || boot_dir=${RUN_DIR#"$RUN_RECORD"/}
+if ! rec_has "$RUN_RECORD"; then
+	rec_set "$RUN_RECORD" '{schema: 1, run: $run, dir: $dir, accel: $accel,
+		kernel: {description: $desc, variant: $variant, image: $image, image_sha256: $isha,
+			vmlinux: $vmlinux, initrd: $initrd, initrd_sha256: $rsha, "module": $mod},
+		scenario: (if $scenario == "" then null else $scenario end),
+		boots: [], dumps: [], timings: {}}' \
+		--arg run "$(basename "$RUN_RECORD")" --arg dir "$RUN_RECORD" \
+		--arg accel "$accel${ICOUNT:+ icount shift=$ICOUNT}" --arg desc "$LAB_KERNEL" --arg variant "$VARIANT" \
+		--arg image "$kernel" --arg isha "$(sha256sum "$kernel" | cut -d' ' -f1)" \
+		--arg vmlinux "$(kernel_vmlinux "$VARIANT")" --arg initrd "$initrd" \
+		--arg rsha "$(sha256sum "$initrd" | cut -d' ' -f1)" \
+		--arg mod "$(module_dir "$VARIANT")/lkdtm_ext.ko" --arg scenario "${SCENARIO:-}" ||
+		die "cannot write the run record in $RUN_RECORD"
+fi
+rec_boot_set "$RUN_RECORD" "$boot_name" '. + {dir: $bdir, mode: $mode, cmdline: $cmdline,
+	kdump: ($kdump == "1"), qemu_dump: ($qdump == "1"), memory: $mem, cpus: ($smp | tonumber),
+	timeout_s: ($timeout | tonumber), outcome: "running"}' \
+	--arg bdir "$boot_dir" --arg mode "$LAB_MODE" --arg cmdline "$cmdline" --arg kdump "$KDUMP" \
+	--arg qdump "$QEMU_DUMP" --arg mem "$LAB_MEM" --arg smp "$LAB_SMP" --arg timeout "$VM_TIMEOUT" || die "cannot write the run record in $RUN_RECORD"
 printf '%s\n' qemu-system-x86_64 "$@" >"$RUN_DIR/qemu.cmd"
 : >"$RUN_DIR/console.log"
 say "run $RUN_DIR: $VARIANT kernel, $accel, timeout ${VM_TIMEOUT}s"
@@ -246,82 +261,42 @@ if [ -n "$tailpid" ]; then
 	tailpid=''
 fi
 
-# How QEMU ended. timeout(1) says 124 when the limit stopped it, 137 when
-# it also took a KILL; a KILL from anyone else is 137 too, before the
-# limit. QEMU stopped by a TERM or an INT says so in qemu.log and exits 0.
-# Stopped either way it wrote nothing more: a kdump copy under way is cut.
+# How the boot ended, and why: vm/boot/classify.sh decides, from QEMU's
+# status and logs and the console; the record keeps it.
 wall=$(echo "$end - $start" | bc)
-secs=${wall%.*}
-secs=${secs:-0}
-why='' result=''
-if [ $rc = 124 ] || { [ $rc = 137 ] && [ "$secs" -ge "$VM_TIMEOUT" ]; }; then
-	result=timeout
-elif [ $rc -gt 128 ]; then
-	why="QEMU was killed by signal $(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))) after $secs s"
-elif s=$(grep -m1 -o 'terminating on signal [0-9]*.*' "$RUN_DIR/qemu.log"); then
-	why="QEMU stopped: $s, after $secs s"
-fi
-if [ -n "$why" ]; then
-	result=error
-	if grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
-		why="$why, during the kdump capture: no dump is taken from it"
-	fi
-elif [ "$result" = timeout ]; then
-	:
-elif grep -q '^lab: capture kernel up' "$RUN_DIR/console.log"; then
-	result=kdump
-elif grep -q 'Kernel panic - not syncing' "$RUN_DIR/console.log" ||
-	grep -qs '^guest panicked' "$RUN_DIR/qemu-dump.log"; then
-	result=panic
-elif grep -q 'reboot: Power down' "$RUN_DIR/console.log"; then
-	result=poweroff
-elif grep -qs '^Triple fault' "$RUN_DIR/qemu-debug.log"; then
-	result=triple-fault
-elif [ $rc = 0 ]; then
-	result=reset
-else
-	result=error
-fi
-echo "$result" >"$RUN_DIR/result"
-{
-	echo "result=$result"
-	[ -n "$why" ] && echo "error=$why"
-	echo "wall=$wall"
-	echo "qemu_rc=$rc"
-	# Where the guest loaded the module: gdb's add-symbol-file needs it.
-	t=$(tr -d '\r' <"$RUN_DIR/console.log" | sed -n 's/^lab: module lkdtm_ext \.text //p' | head -1)
-	[ -n "$t" ] && echo "module_text=$t"
-	# What the guest said of a user's module (MODULE=): loaded, idle (it
-	# loaded and nothing happened) or failed, with insmod's error and the
-	# kernel's last word.
-	kernel_log "$RUN_DIR/console.log" | awk '
-		/^lab: usermod [^ ]*\.ko failed to load: / {
-			sub(/^lab: usermod [^ ]*\.ko failed to load: /, ""); print "usermod=failed"; print "usermod_error=" $0 }
-		/^lab: usermod [^ ]* loaded; / { print "usermod=loaded" }
-		/^lab: usermod [^ ]*: nothing happened/ { print "usermod=idle" }
-		/^lab: usermod [^ ]*: its init did not return/ { print "usermod=hung" }
-		/^lab: dmesg: / { sub(/^lab: dmesg: \[ *[0-9.]*\] /, ""); if ($0 !~ /^lab/) k = $0 }
-		END { if (k != "") print "usermod_kernel=" k }'
-} >>"$RUN_DIR/run.env"
-if [ -n "$why" ]; then
-	# Whatever the dump disks or QEMU's dump file hold is cut short.
-	rm -f "$RUN_DIR"/*.disk "$RUN_DIR/qemu-vmcore" "$RUN_DIR/qemu-vmcore.elf"
-elif [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
-	"$LAB_ROOT/vm/boot/collect.sh" "$RUN_DIR" || true
+"$LAB_ROOT/vm/boot/classify.sh" "$RUN_DIR" "$rc" "$wall" "$VM_TIMEOUT" "$KDUMP" "$QEMU_DUMP" \
+	>"$RUN_DIR/classify.out" || die "the boot's outcome could not be classified"
+cval() { sed -n "s/^$1=//p" "$RUN_DIR/classify.out" | head -1; }
+result=$(cval outcome)
+why=$(cval reason)
+rec_boot_set "$RUN_RECORD" "$boot_name" '. + {outcome: $o, reason: $r, qemu_rc: ($rc | tonumber),
+	started_at: ($t0 | tonumber), ended_at: ($t1 | tonumber), wall_s: ($wall | tonumber),
+	captured: ($cap | split(" ") | map(select(. != ""))),
+	module_text: (if $text == "" then null else $text end),
+	usermod: (if $um == "" then null else {state: $um, error: $uerr, kernel: $ukern} end),
+	kdump_error: (if $kerr == "" then null else $kerr end)}' \
+	--arg o "$result" --arg r "$why" --arg rc "$rc" --arg wall "$wall" \
+	--arg t0 "$start" --arg t1 "$end" --arg cap "$(cval captured)" --arg text "$(cval module_text)" \
+	--arg um "$(cval usermod)" --arg uerr "$(cval usermod_error)" --arg ukern "$(cval usermod_kernel)" \
+	--arg kerr "$(cval kdump_error)" ||
+	die "cannot write the boot's outcome into $RUN_RECORD/run.json"
+rm -f "$RUN_DIR/classify.out"
+if [ "$KDUMP" = 1 ] || [ "$QEMU_DUMP" = 1 ]; then
+	# What the outcome says is whole is collected, and the record says
+	# what became of each dump; a collection that failed is said there
+	# and by collect.sh, and the outcome stays the guest's.
+	RUN_RECORD=$RUN_RECORD BOOT_NAME=$boot_name "$LAB_ROOT/vm/boot/collect.sh" "$RUN_DIR" ||
+		say "not every dump of this boot was collected (run.json says which, and why)"
 fi
 case $result in
 triple-fault | reset)
 	say "the guest reset itself ($result) with no panic on the console" ;;
 timeout)
-	say "run timed out after ${VM_TIMEOUT}s; console: $RUN_DIR/console.log"
+	say "run timed out: $why; console: $RUN_DIR/console.log"
 	exit 1 ;;
 error)
-	if [ -n "$why" ]; then
-		say "run error: $why; console: $RUN_DIR/console.log"
-		exit 1
-	fi
 	[ -s "$RUN_DIR/qemu.log" ] && sed 's/^/  qemu: /' "$RUN_DIR/qemu.log" >&2
-	say "QEMU exited (status $rc) without a power-off or a panic; console: $RUN_DIR/console.log"
+	say "run error: $why; console: $RUN_DIR/console.log"
 	exit 1 ;;
 esac
-say "guest ended by $result after $(echo "$end - $start" | bc | cut -c1-5) s; console: $RUN_DIR/console.log"
+say "guest ended by $result after $(echo "$wall" | cut -c1-5) s; console: $RUN_DIR/console.log"

@@ -22,7 +22,7 @@ KERNEL_CONFIG=$LAB_ROOT/vm/kernels/config
 KERNEL_HOME=$STACKOV_CACHE
 KERNEL_TREE=$KERNEL_HOME/linux
 # What every boot of it adds to the command line: vmap's and novmap's
-# configs have no KASLR, and nokaslr says so to a reader of run.env; orc
+# configs have no KASLR, and nokaslr says so to a reader of run.json; orc
 # randomises, as a distribution's kernel does.
 KERNEL_CMDLINE=nokaslr
 kernel_cmdline() {

@@ -19,10 +19,15 @@ else
 	die "no dump at '$dump' (no such file or directory)"
 fi
 [ -e "$vmcore" ] || die "no vmcore in $dir (was the run made with kdump?)"
-rec=$vmcore.size
+# The size written at capture, from the run's record (run.json, in the
+# dump's directory or, for QEMU's dump, the one above it).
+rec=$dir
+rec_has "$rec" || rec=$(dirname "$dir")
+want=''
+rec_has "$rec" && want=$(rec_get "$rec" '.dumps[] | select(.name == $n) | .size' --arg n "${vmcore##*/}" 2>/dev/null)
 size=$(stat -c %s "$vmcore")
-if [ -f "$rec" ] && [ "$size" -gt 0 ] && [ "$size" != "$(cat "$rec")" ]; then
-	die "$vmcore is truncated: $size bytes of the $(cat "$rec") written at capture"
+if [ -n "$want" ] && [ "$size" -gt 0 ] && [ "$size" != "$want" ]; then
+	die "$vmcore is truncated: $size bytes of the $want written at capture"
 fi
 # Structural check (vm/read/vmcore-check.c): crash on a cut dump prints
 # a screenful of read errors; say in one line what is wrong instead.
