@@ -8,7 +8,9 @@ Prints the crashed task, its stack bounds, and drgn's stack trace of it
 the stack its stack pointer is on: TASK (the task's own stack), TASK-GUARD
 (the page below it), IRQ and IRQ-GUARD (the CPU's hardirq stack and the
 page below it), an exception stack (DF, NMI, DB, MCE, VC...), or ? (none
-of those). The stacks are rules/stackov/regions.py's, as stackov's.
+of those), and drgn's own stack pointer for it (sp, of a run's first
+frame). The stacks are rules/stackov/regions.py's, as stackov's; a test
+that checks where a frame is reads the sp, not the name.
 """
 import sys
 
@@ -127,7 +129,7 @@ def main(argv):
             name = frame.name or target.func_name(pc) or "??"
         span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
         times = "" if i == j else " (x%d)" % (j - i + 1)
-        print("  %-9s %#x %s%s%s [%s]" % (span, pc, name, src, times, kind))
+        print("  %-9s %#x %s%s%s [%s] sp %#x" % (span, pc, name, src, times, kind, frame.sp))
         i = j + 1
 
 

@@ -36,24 +36,33 @@ mkdir -p "$out"
 rows=$out/rows.tsv
 : >"$rows"
 
-# facts RUN: the tab-separated facts of one run, from its run directory.
+# facts RUN: the tab-separated facts of one run, from its run directory:
+# its record (run.json), crash's stackov verdict on its first dump
+# (stackov-crash-DUMP.json) and the readers' agreement (readers.json).
 facts() {
-	rep=$1/report.txt
-	res=$(cat "$1/result" 2>/dev/null || echo error)
-	# No report (no dump was taken): every fact but the result is "-".
-	v=$(sed -n '/^===== verdict/,/^=====/p' "$rep" 2>/dev/null || true)
-	kind=$(echo "$v" | sed -n 's/^stack overflow: \([A-Z]*\) stack.*/\1/p' | head -1)
-	task=$(echo "$v" | sed -n 's/^  context: .*(pid [0-9]* "\([^"]*\)").*/\1/p' | head -1)
-	[ -n "$task" ] || task=$(echo "$v" | sed -n 's/^stack overflow: .*pid [0-9]* "\([^"]*\)".*/\1/p' | head -1)
-	cyc=$(echo "$v" | sed -n 's/^  cycle: *\(.*\) x\([0-9]*\) .*/\1 (x\2)/p' | head -1)
-	[ -n "$cyc" ] || cyc=$(echo "$v" | sed -n 's/^  cycle: *\(none\).*/\1/p' | head -1)
-	# A refusal the readers share ("stackov: ... no stack overflow").
-	[ -n "$kind" ] || { echo "$v" | grep -q '^stackov: ' && kind=-; }
+	res=$(run_outcome "$1" 2>/dev/null || echo error)
+	kind='' task='' cyc=''
+	for d in vmcore qemu-vmcore; do
+		j=$1/stackov-crash-$d.json
+		[ -s "$j" ] || continue
+		if jq -e .refusal "$j" >/dev/null; then
+			# A refusal ("stackov: ... no stack overflow").
+			kind=-
+		else
+			kind=$(jq -r .stack "$j")
+			task=$(jq -r .comm "$j")
+			cyc=$(jq -r 'if .cycle_reps > 0 then (.cycle | sub(" x[0-9]+.*$"; "")) + " (x\(.cycle_reps))" else "none" end' "$j")
+		fi
+		break
+	done
+	# agree: every dump read has the three verdicts, the same; NO: two
+	# differ; "N of 3": some reader gave none; "-": no dump was read.
 	agree=-
-	if grep -q '^on .*: the readers DISAGREE' "$rep" 2>/dev/null; then
-		agree=NO
-	elif grep -q '^on .*: the [0-9]* readers agree' "$rep" 2>/dev/null; then
-		agree=yes
+	if [ -f "$1/readers.json" ]; then
+		agree=$(jq -r '.agreement | if length == 0 then "-"
+			elif any(.[]; .same | not) then "NO"
+			elif all(.[]; .agree) then "yes"
+			else ([.[].verdicts] | min | tostring) + " of 3" end' "$1/readers.json")
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\n' "$res" "${kind:-?}" "${task:--}" "${cyc:--}" "$agree"
 }
@@ -72,7 +81,7 @@ for s in $names; do
 		RUN_DIR=$run LAB_LATEST=0 LAB_SHOW=0 SCENARIO=$s QEMU_DUMP=${QEMU_DUMP:-0} \
 			"$LAB_ROOT/vm/demo.sh" >"$out/$s-$k.out" 2>&1 || rc=$?
 		t1=$(date +%s.%N)
-		if [ -f "$run/result" ]; then
+		if rec_has "$run"; then
 			f=$(facts "$run")
 		else
 			f=$(printf 'error\t?\t-\t-\t-')

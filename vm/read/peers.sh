@@ -1,129 +1,177 @@
 #!/bin/sh
-# vm/read/peers.sh REPORT DUMP - stackov's frames on DUMP (vmcore or
-# qemu-vmcore) beside its peers' own unwinders, from the sections of
-# REPORT (report.sh's): crash's bt (crash on DUMP) and drgn's
-# stack_trace() (drgn on vmcore, drgn on qemu-vmcore.elf). One line per
-# peer: the same frames (how many, and the functions in the order they
-# first appear, from the fault to the entry, recursion folded), or where
-# it differs, and why when the peer stopped for a reason of its own
-# (drgn's limit of 1024 frames, crash's "cannot transition" between
-# stacks). stackov's frames stay in the report as they are.
+# vm/read/peers.sh RUN_DIR DUMP - stackov's frames on DUMP (vmcore or
+# qemu-vmcore) beside its peers' own unwinders, from the readers' outputs
+# report.sh left in RUN_DIR: crash's bt (reader-crash-DUMP.out) and drgn's
+# stack_trace() (reader-drgn-DUMP.out), against crash's stackov
+# (stackov-crash-DUMP.txt and .json). Prints one JSON line (peers.json is
+# report.sh's array of them):
+#   {"dump", "stackov": {"frames", "first", "last"},
+#    "peers": [{"peer": "crash"|"drgn", "status", "frames", "reason",
+#               "known", "prefix_same", "diff", "line"}...],
+#    "limitations": [sentences], "line": why nothing was compared}
+# status: agrees (the same frames, one for one, from stackov's first
+# function to its last, the entry), agrees-but-init (all but the frame in
+# a module's init code, which crash's bt leaves out), stopped (it ended
+# before stackov's last function: "known" names the limitation of that
+# peer's code the lab has traced, if it is one, and "prefix_same" says
+# whether each frame it gave is stackov's, in order), differs.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
-rep=${1:?usage: peers.sh REPORT DUMP}
-d=${2:?usage: peers.sh REPORT DUMP}
+run=${1:?usage: peers.sh RUN_DIR DUMP}
+d=${2:?usage: peers.sh RUN_DIR DUMP}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-peers.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+remove_on_exit "$tmp"
 
-section() { sed -n "/^===== $1 =====\$/,/^=====/p" "$rep"; }
 # A function's name as the three name it: no gcc suffix (.cold, .isra.0).
 plain() { sed 's/\..*//'; }
-
-# stackov's frames (crash's stackov, the verdict every reader shares):
-# "N name" per frame line, "... R" for the folded cycle's line.
-section "crash on $d" | sed -n '/^  frames: /,/^[^ ]/p' |
-	awk '$1 ~ /^#[0-9]+$/ { print substr($1, 2), $3 }' >"$tmp/ours"
-total=$(section "crash on $d" | sed -n 's/^  frames: *\([0-9]*\) .*/\1/p' | head -1)
-if [ ! -s "$tmp/ours" ] || [ -z "$total" ]; then
-	echo "on $d: stackov listed no frames to compare"
+nothing() {
+	jq -nc --arg d "$d" --arg l "on $d: $1" '{dump: $d, line: $l}'
 	exit 0
-fi
-first=$(head -1 "$tmp/ours" | cut -d' ' -f2 | plain)
-last=$(tail -1 "$tmp/ours" | cut -d' ' -f2 | plain)
-cut -d' ' -f2 "$tmp/ours" | plain | awk '!seen[$0]++' >"$tmp/ours.fn"
+}
+[ -f "$run/stackov-crash-$d.txt" ] || nothing "stackov gave no verdict to set beside its peers'"
+
+# stackov's frames, one name a line, the folded cycle filled in: the
+# frames the text leaves out (its "... the cycle above" line) are the
+# cycle's functions, in turn, from the one before the gap.
+cyc=$(jq -r '.cycle // ""' "$run/stackov-crash-$d.json" | sed 's/ x[0-9]* .*//; s/ x[0-9]*$//')
+total=$(sed -n 's/^  frames: *\([0-9]*\) .*/\1/p' "$run/stackov-crash-$d.txt" | head -1)
+sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" | awk -v cyc="$cyc" '
+	BEGIN { nc = split(cyc, c, / -> /) }
+	$1 ~ /^#[0-9]+$/ {
+		k = substr($1, 2) + 0; name = $3; sub(/\..*/, "", name)
+		for (; n < k; n++) {	# a gap: the cycle, on from the frame before it
+			at = 0
+			for (i = 1; i <= nc; i++) if (c[i] == prev) at = i
+			prev = at ? c[at % nc + 1] : c[1]
+			print n, prev
+		}
+		print k, name; prev = name; n = k + 1
+	}' >"$tmp/ours"
+{ [ -s "$tmp/ours" ] && [ -n "$total" ]; } || nothing "stackov listed no frames to compare"
+[ "$(wc -l <"$tmp/ours")" = "$total" ] ||
+	nothing "stackov's $total frames could not be spelled out from its text ($(wc -l <"$tmp/ours") with the cycle filled in)"
+first=$(head -1 "$tmp/ours" | cut -d' ' -f2)
+last=$(tail -1 "$tmp/ours" | cut -d' ' -f2)
+cut -d' ' -f2 "$tmp/ours" | awk '!seen[$0]++' >"$tmp/ours.fn"
 
 # crash's bt of the panic task: "N name" from the line of stackov's first
 # function (on the task's side of the exception stack) on.
-section "crash on $d" | sed -n '/^PID: .*COMMAND: /,/^PID: /p' |
+co=$run/reader-crash-$d.out
+sed -n '/^PID: .*COMMAND: /,/^PID: /p' "$co" |
 	awk '/^--- </ { side = 1 } $1 ~ /^#[0-9]+$/ && $2 ~ /^\[/ { print side + 0, substr($1, 2), $3 }' \
 		>"$tmp/crash.all"
 if grep -q '^1 ' "$tmp/crash.all"; then
 	sed -n 's/^1 //p' "$tmp/crash.all"
 else
 	sed 's/^0 //' "$tmp/crash.all"
-fi >"$tmp/crash.raw"
+fi | plain >"$tmp/crash.raw"
 # Why crash's bt of the panic task stopped: its own error, not one of
 # crash's start-up (which runs bt on every CPU), unless that is all.
-section "crash on $d" >"$tmp/crash.section"
-crash_why=$(sed -n '/^PID: .*COMMAND: /,$p' "$tmp/crash.section" | grep -m1 -E '^bt: ' || true)
-crash_start=$(sed '/^PID: .*COMMAND: /,$d' "$tmp/crash.section" | grep -m1 -E '^bt: ' || true)
-crash_json=$(grep -m1 '^{"stack":' "$tmp/crash.section" || true)
+crash_why=$(sed -n '/^PID: .*COMMAND: /,$p' "$co" | grep -m1 -E '^bt: ' || true)
+crash_start=$(sed '/^PID: .*COMMAND: /,$d' "$co" | grep -m1 -E '^bt: ' || true)
+crash_json=$(cat "$run/stackov-crash-$d.json")
 
 # drgn's stack_trace(): "#A[-#B] 0xPC name at ..."; lines with one pc are
 # one frame (the last is the function, the others inlined in it); #A-#B
-# is a run of B-A+1 identical frames.
-dsec="drgn on $d.elf"
-[ "$d" = vmcore ] && dsec="drgn on vmcore"
-section "$dsec" | sed -n '/^stack trace/,/^$/p' | awk '
-	$1 ~ /^#[0-9]+(-#[0-9]+)?$/ && $2 != "drgn:" {
-		split(substr($1, 2), r, "-#"); n = (2 in r) ? r[2] - r[1] + 1 : 1
-		# As strings: awk would compare two hex numbers as doubles.
-		if ($2 "" == pc && n == 1) { name = $3; next }
-		if (pc != "") print k, name, cnt
-		pc = $2 ""; name = $3; cnt = n; k = r[1]
-	}
-	END { if (pc != "") print k, name, cnt }' >"$tmp/drgn.groups"
-# As "N name" lines, one per frame, numbered from 0.
-awk '{ for (i = 0; i < $3; i++) print n++, $2 }' "$tmp/drgn.groups" >"$tmp/drgn.raw"
-drgn_all=$(section "$dsec" | sed -n 's/^stack trace (\([0-9]*\) frames.*/\1/p' | head -1)
-drgn_why=$(section "$dsec" | sed -n 's/^ *#[0-9]* *drgn: \(.*\); its unwind stops here$/\1/p' | head -1)
+# is a run of B-A+1 identical frames. As "N name" lines, numbered from 0.
+do=$run/reader-drgn-$d.out
+: >"$tmp/drgn.raw"
+drgn_all=0 drgn_why=''
+if [ -f "$do" ]; then
+	sed -n '/^stack trace/,/^$/p' "$do" | awk '
+		$1 ~ /^#[0-9]+(-#[0-9]+)?$/ && $2 != "drgn:" {
+			split(substr($1, 2), r, "-#"); n = (2 in r) ? r[2] - r[1] + 1 : 1
+			# As strings: awk would compare two hex numbers as doubles.
+			if ($2 "" == pc && n == 1) { name = $3; next }
+			if (pc != "") print name, cnt
+			pc = $2 ""; name = $3; cnt = n
+		}
+		END { if (pc != "") print name, cnt }' | awk '{ for (i = 0; i < $2; i++) print n++, $1 }' |
+		plain >"$tmp/drgn.raw"
+	drgn_all=$(sed -n 's/^stack trace (\([0-9]*\) frames.*/\1/p' "$do" | head -1)
+	drgn_why=$(sed -n 's/^ *#[0-9]* *drgn: \(.*\); its unwind stops here$/\1/p' "$do" | head -1)
+fi
 
-# compare PEER RAW WHY: the peer's frames from stackov's first function to
-# its last, counted and named as stackov's.
+# compare PEER NAME RAW WHY KNOWN: the peer's frames from stackov's first
+# function to its last, counted and named frame by frame as stackov's.
+# Prints the peer's JSON object.
 compare() {
-	peer=$1 raw=$2 why=$3
-	awk -v f="$first" '{ n = $2; sub(/\..*/, "", n) } n == f { on = 1 } on' "$raw" >"$tmp/from"
+	peer=$1 pname=$2 raw=$3 why=$4 known=$5
+	awk -v f="$first" '$2 == f { on = 1 } on' "$raw" >"$tmp/from"
+	out() {
+		jq -nc --arg p "$peer" --arg s "$1" --arg n "$2" --arg why "$why" --arg known "$known" \
+			--argjson same "$3" --arg diff "$4" --arg line "$5" '
+			{peer: $p, status: $s, frames: ($n | tonumber),
+			 reason: (if $why == "" then null else $why end),
+			 known: (if $known == "" then null else $known end),
+			 prefix_same: $same, diff: (if $diff == "" then null else $diff end), line: $line}'
+	}
 	if [ ! -s "$tmp/from" ]; then
-		echo "on $d, $peer DIFFERS: it has no $first frame${why:+ ($why)}"
+		out differs 0 false '' "on $d, $pname DIFFERS: it has no $first frame${why:+ ($why)}"
 		return
 	fi
 	# Up to its last frame of stackov's last function (the entry).
-	stop=$(awk -v l="$last" '{ n = $2; sub(/\..*/, "", n) } n == l { e = NR } END { print e }' "$tmp/from")
+	stop=$(awk -v l="$last" '$2 == l { e = NR } END { print e }' "$tmp/from")
 	if [ -n "$stop" ]; then
 		head -n "$stop" "$tmp/from" >"$tmp/span"
 	else
 		cp "$tmp/from" "$tmp/span"
 	fi
-	# Frames by number: a run crash's report folded is all there.
+	# Frames by number: a run the peer numbered is all there.
 	n=$(($(tail -1 "$tmp/span" | cut -d' ' -f1) - $(head -1 "$tmp/span" | cut -d' ' -f1) + 1))
-	cut -d' ' -f2 "$tmp/span" | plain | awk '!seen[$0]++' >"$tmp/span.fn"
+	cut -d' ' -f2 "$tmp/span" | awk '!seen[$0]++' >"$tmp/span.fn"
 	fns=$(wc -l <"$tmp/ours.fn")
-	if [ -n "$stop" ] && [ "$n" = "$total" ] && cmp -s "$tmp/ours.fn" "$tmp/span.fn"; then
-		echo "on $d, $peer agrees: the same $n frames, $fns functions from $first to $last"
+	# Frame for frame: the peer's names against as many of stackov's.
+	cut -d' ' -f2 "$tmp/span" >"$tmp/span.names"
+	cut -d' ' -f2 "$tmp/ours" | head -n "$(wc -l <"$tmp/span.names")" >"$tmp/ours.names"
+	same=false
+	cmp -s "$tmp/span.names" "$tmp/ours.names" && same=true
+	if [ -n "$stop" ] && [ "$n" = "$total" ] && [ "$same" = true ]; then
+		out agrees "$n" true '' "on $d, $pname agrees: the same $n frames, $fns functions from $first to $last"
 		return
 	fi
 	# A module's init function (init_module, in the module's init text,
 	# which the kernel frees once init returns): crash's bt leaves its
 	# frame out, drgn's unwind ends in it.
 	if [ -n "$stop" ] && [ "$n" = $((total - 1)) ] && grep -qx init_module "$tmp/ours.fn" &&
-		grep -vx init_module "$tmp/ours.fn" | cmp -s - "$tmp/span.fn"; then
-		echo "on $d, $peer agrees but for init_module: the same $n frames, bar the one in the module's init code, which it leaves out"
+		cut -d' ' -f2 "$tmp/ours" | grep -vx init_module | cmp -s - "$tmp/span.names"; then
+		out agrees-but-init "$n" true '' \
+			"on $d, $pname agrees but for init_module: the same $n frames, bar the one in the module's init code, which it leaves out"
 		return
 	fi
 	if [ -z "$stop" ] && [ -z "$why" ] && [ "$(tail -1 "$tmp/span" | cut -d' ' -f2)" = init_module ]; then
 		why="its unwind ends in init_module, the module's init code"
+		known="the kernel frees a module's init text once its init returns, and drgn's unwind ends in it"
 	fi
 	if [ -z "$stop" ]; then
-		# Stopped short: its functions are compared with as many of ours.
-		head -n "$(wc -l <"$tmp/span.fn")" "$tmp/ours.fn" >"$tmp/ours.part"
-		mv "$tmp/ours.part" "$tmp/ours.cmp"
+		head -n "$(wc -l <"$tmp/span.fn")" "$tmp/ours.fn" >"$tmp/ours.cmp"
 	else
 		cp "$tmp/ours.fn" "$tmp/ours.cmp"
 	fi
-	diff=$(diff "$tmp/ours.cmp" "$tmp/span.fn" | grep -m2 '^[<>]' | tr '\n' ' ' | sed 's/ $//')
+	diff=$(diff "$tmp/ours.cmp" "$tmp/span.fn" | grep -m2 '^[<>]' | tr '\n' ' ' | sed 's/ $//' || true)
 	if [ -z "$stop" ]; then
-		echo "on $d, $peer STOPPED after $n frames, before $last${why:+ ($why)}${diff:+; its functions differ: $diff}"
+		out stopped "$n" "$same" "$diff" \
+			"on $d, $pname STOPPED after $n frames, before $last${why:+ ($why)}${diff:+; its functions differ: $diff}"
 	else
-		echo "on $d, $peer DIFFERS: $n frames from $first to $last, stackov $total${diff:+; functions: $diff}"
+		out differs "$n" "$same" "$diff" "on $d, $pname DIFFERS: $n frames from $first to $last, stackov $total${diff:+; functions: $diff}"
 	fi
 }
 
-compare "crash's bt" "$tmp/crash.raw" "$crash_why"
-lim=$(crash_limitation "$crash_why" "$crash_json" "$tmp/crash.section")
-[ -n "$lim" ] && echo "on $d, crash's bt met a limitation of crash's: $lim"
-lim=$(crash_limitation "$crash_start" "$crash_json" "$tmp/crash.section")
-[ -n "$lim" ] && echo "on $d, crash's start-up met a limitation of crash's (\"$crash_start\"): $lim"
-dwhy=${drgn_why:+drgn: $drgn_why}
-[ "${drgn_all:-0}" -ge 1024 ] && dwhy="drgn's limit of 1024 frames"
-compare "drgn's stack_trace" "$tmp/drgn.raw" "$dwhy"
+lim=$(crash_limitation "$crash_why" "$crash_json" "$co")
+compare crash "crash's bt" "$tmp/crash.raw" "$crash_why" "$lim" >"$tmp/peers.jsonl"
+: >"$tmp/lims"
+[ -n "$lim" ] && echo "on $d, crash's bt met a limitation of crash's: $lim" >>"$tmp/lims"
+slim=$(crash_limitation "$crash_start" "$crash_json" "$co")
+[ -n "$slim" ] && echo "on $d, crash's start-up met a limitation of crash's (\"$crash_start\"): $slim" >>"$tmp/lims"
+dwhy=${drgn_why:+drgn: $drgn_why} dknown=''
+if [ "${drgn_all:-0}" -ge 1024 ]; then
+	dwhy="drgn's limit of 1024 frames"
+	dknown="drgn's stack_trace() stops at 1024 frames (libdrgn's limit)"
+fi
+if [ -f "$do" ]; then
+	compare drgn "drgn's stack_trace" "$tmp/drgn.raw" "$dwhy" "$dknown" >>"$tmp/peers.jsonl"
+fi
+jq -sc --arg d "$d" --arg n "$total" --arg f "$first" --arg l "$last" --rawfile lims "$tmp/lims" '
+	{dump: $d, stackov: {frames: ($n | tonumber), first: $f, last: $l}, peers: .,
+	 limitations: ($lims | split("\n") | map(select(. != "")))}' "$tmp/peers.jsonl"

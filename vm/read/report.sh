@@ -3,90 +3,148 @@
 # crash (batch, crash-scripts/postmortem.crash with the stackov extension),
 # gdb (on the ELF vmcore, gdb-scripts/stackov_gdb/) and drgn
 # (drgn-scripts/postmortem.py and stackov_drgn.py), on kdump's dump and on
-# QEMU's; the verdicts of the three stackovs are set side by side, and
-# stackov's frames beside crash's bt and drgn's stack_trace (peers.sh). Writes
-# RUN_DIR/report.txt and prints a short summary. A reader that fails or
-# times out is named in both, and the others still run; the exit status
-# is 1 when any produced nothing. One that ran but reported an error is
-# named with the error, in both too; crash's errors that come from crash's
-# own code (crash_limitation in vm/lib.sh) are named as its limitations. A
-# refusal the readers share ("no stack overflow to explain") is the
-# verdict. A dump that is not as it was at capture (size, CRC, structure)
-# is not read, and the first line says why; a run with no dump gets one
-# line and status 1.
+# QEMU's. Each reader's whole output is RUN/reader-READER-DUMP.out and its
+# stackov verdict RUN/stackov-READER-DUMP.json (stackov -j's line, or
+# {"refusal": its one line}) with the text beside it (.txt); how each
+# reader went, which dumps were read and whether the verdicts agree is
+# RUN/readers.json; stackov's frames beside crash's bt and drgn's
+# stack_trace is RUN/peers.json (peers.sh); stackov-log on the run's log
+# is RUN/explain.json. report.txt and the summary printed here are
+# rendered from those files (render.sh), and nothing reads report.txt.
+# A reader that fails or times out is named, and the others still run;
+# the exit status is 1 when any produced nothing. crash's errors that come
+# from crash's own code (crash_limitation in vm/lib.sh) are named as its
+# limitations. A dump that is not as it was at capture (size, CRC from the
+# record, structure) is not read; a run with no dump gets one line and
+# status 1.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
 
 run=${1:?usage: report.sh RUN_DIR}
-{ [ -f "$run/console.log" ] && [ -f "$run/run.env" ]; } || die "$run is not a run directory"
-rep=$run/report.txt
+{ [ -f "$run/console.log" ] && rec_has "$run"; } || die "$run is not a run directory (no console.log and run.json)"
+run=$(CDPATH='' cd -- "$run" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
 READER_TIMEOUT=${READER_TIMEOUT:-300}
-failed='' errors='' limits=''
+t0=$(date +%s.%N)
 # crash may still be building beside the boots (vm/builders/prepare.sh): wait for it
 # here, where the wait says so on the terminal, not inside crash's reader,
 # whose stderr is its evidence. If it cannot be had, crash's reader says so.
 "$LAB_ROOT/vm/builders/crash.sh" >/dev/null || true
+# What an earlier report of this run left goes: every file below is new.
+rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run/readers.json" \
+	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt"
 
-klog() {
-	kernel_log "$1" |
-		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
+# No dump at all: one line, and nothing for the readers to do.
+if [ -z "$(rec_get "$run" '.dumps[] | select(.captured) | .name')" ]; then
+	why=$(rec_get "$run" '.boots[0] | .kdump_error // (select(.outcome == "error" or .outcome == "timeout") | .reason)')
+	line="no dump in $(basename "$run"): the guest ended by $(run_outcome "$run")${why:+ ($why)}; nothing for the readers to read"
+	{
+		echo "stackov-lab post-mortem of $(basename "$run")"
+		echo
+		echo "$line"
+	} >"$run/report.txt"
+	echo "$line"
+	exit 1
+fi
+
+# ---- The dumps: each is read only if it is whole: the size and CRC the
+# record took at capture, and the structure vmcore-check reads now. A dump
+# that is not, and its other format (vmcore.elf beside vmcore), are left
+# out: its family is not read.
+check=$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)
+: >"$tmp/dumps.jsonl"
+for d in $(rec_get "$run" '.dumps[] | select(.captured) | .name'); do
+	f=$run/$(rec_get "$run" '.dumps[] | select(.name == $n) | .path' --arg n "$d")
+	want=$(rec_get "$run" '.dumps[] | select(.name == $n) | .size' --arg n "$d")
+	crc=$(rec_get "$run" '.dumps[] | select(.name == $n) | .cksum' --arg n "$d")
+	why=''
+	size=$(stat -L -c %s "$f" 2>/dev/null || echo 0)
+	if [ ! -e "$f" ]; then
+		why="$d is gone: it was written at capture, and $f is not there"
+	elif [ -n "$want" ] && [ "$size" != "$want" ]; then
+		why="$d is $size bytes, $want were written at capture: cut short or changed since"
+		[ "$size" -lt "$want" ] && why="$d is truncated: $size bytes of the $want written at capture"
+	elif ! w=$("$check" "$f" 2>&1); then
+		why="$d is damaged ($size bytes, as at capture): ${w#"$f": }"
+	elif [ -n "$crc" ] && [ "$(cksum <"$f" | cut -d' ' -f1)" != "$crc" ]; then
+		why="$d is damaged: its CRC (cksum) is not the one taken at capture, at the same size ($size bytes)"
+	fi
+	jq -nc --arg n "$d" --arg why "$why" '{name: $n, whole: ($why == ""), why: (if $why == "" then null else $why end)}' \
+		>>"$tmp/dumps.jsonl"
+done
+# family DUMP: vmcore or qemu-vmcore.
+family() { case $1 in qemu-*) echo qemu-vmcore ;; *) echo vmcore ;; esac; }
+# readable DUMP: DUMP was captured, and neither it nor its other format is bad.
+readable() {
+	jq -e --arg n "$1" --arg fam "$(family "$1")" -s '
+		any(.[]; .name == $n) and
+		all(.[] | select(.name == $fam or .name == ($fam + ".elf")); .whole)' "$tmp/dumps.jsonl" >/dev/null
 }
-section() { printf '\n===== %s =====\n' "$*"; }
 
-# Fold a run of identical frames in crash's bt into one line.
-fold_bt() {
-	awk '/^ *#[0-9]+ / { k = $0; sub(/^ *#[0-9]+ +/, "", k); sub(/\[[0-9a-f]+\] /, "", k);
-		if (k == last) { n++; next } if (n) print "      ... the frame above " n " more times"; n = 0; last = k }
-		{ print } END { if (n) print "      ... the frame above " n " more times" }'
-}
-
-# step NAME RESULT CMD...: run one reader (each runs under READER_TIMEOUT),
-# its output into the report. Its output has a line matching the ERE
+# ---- The readers. step READER DUMP FILE RESULT CMD...: run one reader
+# on FILE (of dump family DUMP) under READER_TIMEOUT, its output into
+# RUN/reader-READER-DUMP.out. Its output has a line matching the ERE
 # RESULT when it got as far as reading the dump. A non-zero exit with that
-# line is an error of the reader, without it a failure; both are said at
-# the end of the section and remembered.
+# line is an error of the reader, without it a failure; crash's errors
+# that are its own known limitations (crash_limitation) are named as
+# such. Its status goes into $tmp/readers.jsonl, its verdict into
+# RUN/stackov-READER-DUMP.json and .txt.
+: >"$tmp/readers.jsonl"
 step() {
-	name=$1 result=$2
-	shift 2
-	section "$name"
+	r=$1 d=$2 file=$3 result=$4
+	shift 4
+	out=$run/reader-$r-$d.out
 	rc=0
-	"$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
-	fold_bt <"$tmp/out"
-	cp "$tmp/out" "$tmp/$(echo "$name" | tr ' ' _).out"
-	[ "$rc" = 0 ] && return 0
-	why="exit status $rc"
-	[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
-	# crash's errors that are its own known limitations (crash_limitation)
-	# are named as such, not counted as errors of the lab's readers.
-	if [ "$rc" != 124 ] && [ "${name%% *}" = crash ] && grep -Eq -- "$result" "$tmp/out"; then
-		json=$(grep -m1 '^{"stack":' "$tmp/out" || true)
-		grep -E '^(sys|bt|task|mod): ' "$tmp/out" >"$tmp/crash.err" || true
-		named='' unnamed=''
+	"$@" >"$out" 2>&1 </dev/null || rc=$?
+	status=ok why='' lims=''
+	if [ "$rc" != 0 ]; then
+		why="exit status $rc"
+		[ "$rc" = 124 ] && why="timed out after ${READER_TIMEOUT}s"
+		status=failed
+		if [ "$rc" != 124 ] && grep -Eq -- "$result" "$out"; then
+			status=error
+			err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$out" | grep -v -- "$result" | cut -c1-100 || true)
+			why=${err:-$why}
+		fi
+	fi
+	if [ "$status" = error ] && [ "$r" = crash ]; then
+		json=$(grep -m1 '^{"stack":' "$out" || true)
+		grep -E '^(sys|bt|task|mod): ' "$out" >"$tmp/crash.err" || true
+		unnamed=''
 		while IFS= read -r l; do
-			lim=$(crash_limitation "$l" "$json" "$tmp/out")
+			lim=$(crash_limitation "$l" "$json" "$out")
 			if [ -n "$lim" ]; then
-				case $named in *"$lim"*) ;; *) named="$named${named:+; }$name: $lim" ;; esac
+				printf '%s\n' "$lim" >>"$tmp/lims"
 			else
 				unnamed=$l
 			fi
 		done <"$tmp/crash.err"
-		if [ -n "$named" ] && [ -z "$unnamed" ]; then
-			echo "!!! $name met crash's own limitations (see the end of the report)"
-			limits="$limits${limits:+; }$named"
-			return 0
+		if [ -s "$tmp/lims" ] && [ -z "$unnamed" ]; then
+			status=limited
+			why="crash's own limitations"
 		fi
+		lims=$(sort -u "$tmp/lims" 2>/dev/null || true)
+		rm -f "$tmp/lims"
 	fi
-	if [ "$rc" != 124 ] && grep -Eq -- "$result" "$tmp/out"; then
-		err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$tmp/out" | grep -v "$result" | cut -c1-100)
-		echo "!!! $name reported an error ($why${err:+: $err})"
-		errors="$errors${errors:+; }$name: ${err:-$why}"
-	else
-		echo "!!! $name FAILED ($why)"
-		failed="$failed${failed:+; }$name ($why)"
-	fi
+	# The verdict: stackov -j's line, or its one-line refusal.
+	v=$run/stackov-$r-$d
+	line=$(grep -m1 -E '^\{"stack":|^stackov: ' "$out" || true)
+	case $line in
+	'{'*) printf '%s\n' "$line" | jq -c . >"$v.json" 2>/dev/null ||
+		{ rm -f "$v.json"; status=error; why="its stackov -j line is not JSON"; } ;;
+	stackov:*) jq -nc --arg l "$line" '{refusal: $l}' >"$v.json" ;;
+	esac
+	sed -n '/^stack overflow: /,/^[^ ]/p' "$out" | sed '/^[^ ]/{/^stack overflow: /!d}' >"$v.txt"
+	[ -s "$v.txt" ] || rm -f "$v.txt"
+	jq -nc --arg r "$r" --arg d "$d" --arg f "$file" --arg s "$status" --arg why "$why" --arg rc "$rc" \
+		--arg lims "$lims" --arg v "$([ -f "$v.json" ] && echo "${v##*/}.json")" '
+		{reader: $r, dump: $d, file: $f, status: $s, exit: ($rc | tonumber),
+		 why: (if $why == "" then null else $why end),
+		 limitations: ($lims | split("\n") | map(select(. != ""))),
+		 output: ("reader-" + $r + "-" + $d + ".out"),
+		 verdict: (if $v == "" then null else $v end)}' >>"$tmp/readers.jsonl"
 }
 
 # crash on a dump: the post-mortem commands, then q (without it, crash
@@ -98,26 +156,29 @@ crash_on() {
 		echo q
 	} >"$tmp/postmortem.crash"
 	CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
-		"$LAB_ROOT/vm/read/crash-open.sh" "$1" || return $?
-	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/out"
+		"$LAB_ROOT/vm/read/crash-open.sh" "$1" >"$tmp/crash.o" 2>&1 || { cat "$tmp/crash.o"; return 3; }
+	cat "$tmp/crash.o"
+	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/crash.o" || return 3
 }
 
 # gdb on the ELF dump, each module's symbols at the address it had: the
-# guest's own word (run.env) for lkdtm_ext, crash's mod list otherwise.
-# gdb's own bt stops where the ELF vmcore maps no stack; the stackov
-# helpers (gdb-scripts/stackov_gdb/) read the stack through the page tables.
+# guest's own word (the record's module_text) for lkdtm_ext, crash's mod
+# list otherwise. gdb's own bt stops where the ELF vmcore maps no stack;
+# the stackov helpers (gdb-scripts/stackov_gdb/) read the stack through
+# the page tables.
 gdb_on_elf() {
-	elf=$1 dir=$(dirname "$(readlink -f "$1")") d=$(basename "$1" .elf)
+	elf=$1 d=$2
 	# The helpers first: on a KASLR kernel they move vmlinux's symbols by
 	# the dump's KERNELOFFSET, which would drop symbols added before.
 	set -- -q -batch -nx "$run/vmlinux" "$elf" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py"
+	boot=$(rec_get "$run" '.dumps[] | select(.name == $n) | .boot' --arg n "$d")
 	for ko in "$run"/*.ko; do
 		[ -f "$ko" ] || continue
 		m=$(basename "$ko" .ko | tr - _)
 		at=''
-		[ "$m" = lkdtm_ext ] && at=$(run_env "$dir" module_text)
+		[ "$m" = lkdtm_ext ] && at=$(rec_get "$run" '.boots[] | select(.name == $b) | .module_text' --arg b "$boot")
 		[ -n "$at" ] || at=$(sed -n "s/^[0-9a-f]\{16\}  *$m  *\([0-9a-f]\{16\}\) .*/0x\1/p" \
-			"$tmp/crash_on_$d.out" 2>/dev/null | head -1)
+			"$run/reader-crash-$d.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
 	grc=0
@@ -159,141 +220,51 @@ drgn_on() {
 	return 0
 }
 
-# The readers' verdicts (stackov -j in crash, gdb and drgn), each the same
-# line when they agree: on kdump's dump (vmcore, vmcore.elf), and on QEMU's
-# (qemu-vmcore, qemu-vmcore.elf), a boot of its own.
-agreement() {
-	for dump in vmcore qemu-vmcore; do
-		: >"$tmp/verdicts"
-		for f in "$tmp"/*_on_"$dump".out "$tmp"/*_on_"$dump".elf.out; do
-			[ -f "$f" ] || continue
-			v=$(grep -m1 -E '^\{"stack":|^stackov: ' "$f" || echo '(no verdict)')
-			printf '%s: %s\n' "$(basename "$f" .out | tr _ ' ')" "$v" >>"$tmp/verdicts"
-		done
-		[ -s "$tmp/verdicts" ] || continue
-		n=$(cut -d: -f2- "$tmp/verdicts" | sort -u | wc -l)
-		if [ "$n" = 1 ]; then
-			echo "on $dump: the $(wc -l <"$tmp/verdicts") readers agree, word for word:"
-			head -1 "$tmp/verdicts" | cut -d: -f2- | cut -c2-
-		else
-			echo "on $dump: the readers DISAGREE:"
-			cat "$tmp/verdicts"
-		fi
-	done
-}
-
-{
-	echo "stackov-lab post-mortem of $(basename "$run")"
-	sed -n 's/^\(variant\|accel\|cmdline\)=/\1: /p' "$run/run.env"
-} >"$tmp/head"
-
-# No dump at all: one line, and nothing for the readers to do.
-if [ ! -e "$run/vmcore" ] && [ ! -e "$run/qemu-vmcore" ] && [ ! -e "$run/qemu-vmcore.elf" ]; then
-	why=$(run_env "$run" error)
-	[ -n "$why" ] || why=$(run_env "$run" kdump_error)
-	line="no dump in $(basename "$run"): the guest ended by $(cat "$run/result" 2>/dev/null || echo '(no result)')${why:+ ($why)}; nothing for the readers to read"
-	{ cat "$tmp/head"; echo; echo "$line"; } >"$rep"
-	echo "$line"
-	exit 1
-fi
-
-# Each dump is read only if it is whole: the size written at capture
-# (collect.sh's DUMP.size) and the structure vmcore-check reads. A dump
-# that is not, and its other format (vmcore.elf beside vmcore), are left
-# out, and the report's first line says why.
-check=$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)
-: >"$tmp/unsound"
-for d in vmcore vmcore.elf qemu-vmcore qemu-vmcore.elf; do
-	[ -e "$run/$d" ] || continue
-	f=$(readlink -f "$run/$d")
-	why=''
-	size=$(stat -c %s "$f" 2>/dev/null || echo 0)
-	if [ -f "$f.size" ] && [ "$size" != "$(cat "$f.size")" ]; then
-		why="$d is $size bytes, $(cat "$f.size") were written at capture: cut short or changed since"
-		[ "$size" -lt "$(cat "$f.size")" ] && why="$d is truncated: $size bytes of the $(cat "$f.size") written at capture"
-	elif ! w=$("$check" "$f" 2>&1); then
-		why="$d is damaged ($size bytes, as at capture): ${w#"$f": }"
-	elif [ -f "$f.cksum" ] && [ "$(cksum <"$f" | cut -d' ' -f1)" != "$(cat "$f.cksum")" ]; then
-		why="$d is damaged: its CRC (cksum) is not the one taken at capture, at the same size ($size bytes)"
-	fi
-	[ -n "$why" ] && echo "$why" >>"$tmp/unsound"
+for d in vmcore qemu-vmcore; do
+	readable "$d" || continue
+	step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$run/$d"
 done
-# skip DUMP: whether DUMP's family (vmcore, or qemu-vmcore) is left out.
-skip() {
-	case $1 in qemu-*) fam=qemu-vmcore ;; *) fam=vmcore ;; esac
-	grep -q "^${fam}[ .]" "$tmp/unsound"
-}
-if [ -s "$tmp/unsound" ]; then
-	while IFS= read -r l; do
-		case $l in qemu-*) fam=qemu-vmcore ;; *) fam=vmcore ;; esac
-		echo "BAD DUMP: $l; neither $fam nor $fam.elf was read"
-	done <"$tmp/unsound" >"$tmp/unsound.lines"
-	cat "$tmp/unsound.lines" >>"$tmp/head"
-fi
-{
-	for f in vmcore.dmesg qemu-dump/qemu-vmcore.dmesg; do
-		[ -f "$run/$f" ] || continue
-		section "the kernel's log, read from ${f%.dmesg}"
-		klog "$run/$f"
-	done
-	section "console.log (with kdump the oops never reaches the console)"
-	klog "$run/console.log"
+for d in vmcore qemu-vmcore; do
+	readable "$d.elf" || continue
+	step gdb "$d" "$d.elf" '^#0 ' gdb_on_elf "$run/$d.elf" "$d"
+done
+# drgn reads kdump's compressed dump, and QEMU's ELF one (its
+# libkdumpfile rejects QEMU's kdump header).
+for f in vmcore qemu-vmcore.elf; do
+	readable "$f" || continue
+	step drgn "$(family "$f")" "$f" '^crashed thread:' drgn_on "$run/$f"
+done
 
-	for d in vmcore qemu-vmcore; do
-		{ [ -f "$run/$d" ] && ! skip "$d"; } || continue
-		step "crash on $d" '^PID: .*COMMAND: ' crash_on "$run/$d"
-	done
-	for d in vmcore.elf qemu-vmcore.elf; do
-		{ [ -f "$run/$d" ] && ! skip "$d"; } || continue
-		step "gdb on $d" '^#0 ' gdb_on_elf "$run/$d"
-	done
-	if [ -f "$run/vmcore" ] && ! skip vmcore; then
-		step "drgn on vmcore" '^crashed thread:' drgn_on "$run/vmcore"
-	fi
-	if [ -f "$run/qemu-vmcore.elf" ] && ! skip qemu-vmcore.elf; then
-		step "drgn on qemu-vmcore.elf" '^crashed thread:' drgn_on "$run/qemu-vmcore.elf"
-	fi
-	section "stackov's verdict, from each reader (stackov -j)"
-	agreement | tee "$tmp/agree"
-	if [ -n "$failed$errors" ]; then
-		section "readers that failed or reported errors"
-		[ -n "$failed" ] && echo "failed: $failed"
-		[ -n "$errors" ] && echo "errors: $errors"
-	fi
-	if [ -n "$limits" ]; then
-		section "crash's own limitations met (crash 8.0.6's code, not the lab's readers)"
-		echo "$limits" | tr ';' '\n' | sed 's/^ *//'
-	fi
-	echo "$failed" >"$tmp/failed"
-	echo "$errors" >"$tmp/errors"
-	echo "$limits" >"$tmp/limits"
-} >"$tmp/body"
-# stackov's frames beside crash's bt and drgn's stack_trace, on each dump.
-{
-	section "stackov's frames beside its peers' unwinders (crash's bt, drgn's stack_trace)"
-	for d in vmcore qemu-vmcore; do
-		[ -f "$run/$d" ] && ! skip "$d" && "$LAB_ROOT/vm/read/peers.sh" "$tmp/body" "$d"
-	done
-} >"$tmp/peers" 2>&1 || true
-cat "$tmp/peers" >>"$tmp/body"
-# The log alone, as a user with no dump has it: stackov-log on the console,
-# with vmlinux; the dump's own log when the console has no report, or stops
-# inside it (with kdump, the capture kernel starts before the console has
-# it; on 6.12, QEMU's pvpanic pause may come before the console has it all).
+# ---- Do the verdicts agree? Per dump read: how many of the three
+# readers gave one, and whether those are the same (agree.sh).
+jq -s '.' "$tmp/readers.jsonl" >"$tmp/readers.json"
+dumps=''
+for d in vmcore qemu-vmcore; do
+	{ readable "$d" || readable "$d.elf"; } && dumps="$dumps $d"
+done
+# shellcheck disable=SC2086 # one word a dump
+"$LAB_ROOT/vm/read/agree.sh" "$run" $dumps >"$tmp/agreement.json"
+jq -s '.' "$tmp/dumps.jsonl" >"$tmp/dumps.json"
+jq -n --slurpfile r "$tmp/readers.json" --slurpfile a "$tmp/agreement.json" --slurpfile d "$tmp/dumps.json" \
+	'{dumps: $d[0], readers: $r[0], agreement: $a[0]}' >"$run/readers.json"
+
+# ---- stackov's frames beside crash's bt and drgn's stack_trace, on each
+# dump stackov gave a verdict on.
+: >"$tmp/peers.jsonl"
+for d in vmcore qemu-vmcore; do
+	[ -f "$run/reader-crash-$d.out" ] || continue
+	"$LAB_ROOT/vm/read/peers.sh" "$run" "$d" >>"$tmp/peers.jsonl" 2>"$tmp/peers.err" ||
+		jq -nc --arg d "$d" --arg e "$(head -3 "$tmp/peers.err")" '{dump: $d, error: $e}' >>"$tmp/peers.jsonl"
+done
+jq -s '.' "$tmp/peers.jsonl" >"$run/peers.json"
+
+# ---- The log alone, as a user with no dump has it: stackov-log on the
+# console, with vmlinux; the dump's own log when the console has no
+# report, or stops inside it (with kdump, the capture kernel starts
+# before the console has it; on 6.12, QEMU's pvpanic pause may come
+# before the console has it all).
 explain=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log 2>/dev/null || true)
-: >"$tmp/explain"
-cut='' cutfor=''
-show_explain() {
-	{
-		section "the log alone: stackov-log on $1 (make explain LOG=$run/$1 VMLINUX=$run/vmlinux)"
-		[ "$1" != "$cutfor" ] || echo "($cut stops inside the report: this is the same boot's log, read from its dump)"
-		cat "$2"
-		[ "$3" = 0 ] || echo "!!! stackov-log FAILED (status $3)"
-	} >>"$tmp/body"
-	sed -n '/^stack \(overflow\|corruption\): /{s/^/log alone ('"${1##*/}"'): /p;q}' "$2" >"$tmp/explain"
-	sed -n 's/^  \(cycle\|verdict\): *\(.*\)/log alone: \1 \2/p' "$2" | head -2 >>"$tmp/explain"
-}
-shown=
+cut='' chosen='' erc=0
 for f in console.log vmcore.dmesg qemu-dump/console.log qemu-dump/qemu-vmcore.dmesg; do
 	{ [ -n "$explain" ] && [ -f "$run/$f" ]; } || continue
 	erc=0
@@ -301,83 +272,34 @@ for f in console.log vmcore.dmesg qemu-dump/console.log qemu-dump/qemu-vmcore.dm
 	[ "$erc" = 1 ] && continue
 	# A console cut inside the report, and its boot's dump has the log.
 	case $f in
-	console.log) d=vmcore.dmesg ;;
-	qemu-dump/console.log) d=qemu-dump/qemu-vmcore.dmesg ;;
-	*) d= ;;
+	console.log) dl=vmcore.dmesg ;;
+	qemu-dump/console.log) dl=qemu-dump/qemu-vmcore.dmesg ;;
+	*) dl= ;;
 	esac
-	if [ -n "$d" ] && [ -f "$run/$d" ] &&
+	if [ -n "$dl" ] && [ -f "$run/$dl" ] &&
 		grep -q '; the log ends before the trace does$' "$tmp/explain.out"; then
-		cut=$f cutfor=$d
-		mv "$tmp/explain.out" "$tmp/explain.cut"
+		[ -n "$cut" ] || { cut=$f; mv "$tmp/explain.out" "$tmp/explain.cut"; }
 		continue
 	fi
-	show_explain "$f" "$tmp/explain.out" "$erc"
-	shown=1
+	chosen=$f
+	mv "$tmp/explain.out" "$run/explain.txt"
 	break
 done
-if [ -z "$shown" ] && [ -n "$cut" ]; then
-	show_explain "$cut" "$tmp/explain.cut" 0
+if [ -z "$chosen" ] && [ -n "$cut" ]; then
+	chosen=$cut erc=0
+	mv "$tmp/explain.cut" "$run/explain.txt"
 fi
-[ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
-# The report leads with the stackov extension's verdict (crash on the kdump
-# vmcore, else on QEMU's dump): what happened, before the evidence.
-for d in vmcore qemu-vmcore; do
-	f=$tmp/crash_on_$d.out
-	[ -f "$f" ] || continue
-	sed -n '/^stack overflow: /,/^  frames: /p' "$f" | sed '$d' >"$tmp/verdict"
-	[ -s "$tmp/verdict" ] || grep -m1 '^stackov: ' "$f" >"$tmp/verdict" || true
-	[ -s "$tmp/verdict" ] && break
-done
-# A refusal ("stackov: ... no stack overflow to explain") the readers
-# share is the verdict: the dump holds no overflow, and that is an answer.
-refusal=0
-grep -q '^stackov: ' "$tmp/verdict" 2>/dev/null && refusal=1
-{
-	cat "$tmp/head"
-	if [ "$refusal" = 1 ]; then
-		section "verdict: no stack overflow (crash's stackov extension)"
-		cat "$tmp/verdict"
-	elif [ -s "$tmp/verdict" ]; then
-		section "verdict (crash's stackov extension)"
-		cat "$tmp/verdict"
-	fi
-	cat "$tmp/body"
-} >"$rep"
-failed=$(cat "$tmp/failed")
-errors=$(cat "$tmp/errors")
-limits=$(cat "$tmp/limits")
+ejson=null
+if [ -n "$chosen" ]; then
+	ejson=$("$explain" -j -v "$run/vmlinux" -m "$run" "$run/$chosen" 2>/dev/null | head -1 | jq -c . 2>/dev/null) ||
+		ejson=null
+fi
+jq -n --arg log "$chosen" --arg cut "$cut" --arg rc "$erc" --argjson v "${ejson:-null}" --arg bin "$explain" '
+	{log: (if $log == "" then null else $log end),
+	 cut: (if $cut == "" then null else $cut end),
+	 status: ($rc | tonumber), built: ($bin != ""),
+	 text: (if $log == "" then null else "explain.txt" end), verdict: $v}' >"$run/explain.json"
 
-echo
-echo "== post-mortem of $(basename "$run") =="
-[ -s "$tmp/unsound" ] && cat "$tmp/unsound.lines"
-for f in "$run/vmcore.dmesg" "$run/console.log"; do
-	[ -f "$f" ] || continue
-	line=$(kernel_log "$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
-	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
-done
-if [ "$refusal" = 1 ]; then
-	echo "verdict: no stack overflow in this dump; $(cat "$tmp/verdict")"
-elif [ -s "$tmp/verdict" ]; then
-	cat "$tmp/verdict"
-fi
-grep '^on .*: the ' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
-grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/^/peers: /' || true
-cat "$tmp/explain"
-grep -m1 'PID:.*COMMAND:' "$rep" | sed 's/^/crash: /' || true
-grep -m1 '^crashed thread:' "$rep" | sed 's/^/drgn: /' || true
-bt=$(sed -n '/^===== drgn on vmcore/,/^=====/p' "$rep" | sed -n '/^stack trace/,/^=====/p' | sed '1d; /^=====/d; /^!!!/d' | head -12)
-if [ -n "$bt" ]; then
-	echo "backtrace recovered by drgn from the kdump vmcore:"
-	echo "$bt"
-fi
-echo "full report (crash on both dumps, gdb, drgn): $rep"
-[ -n "$limits" ] && echo "$limits" | tr ';' '\n' | sed "s/^ */crash's own limitation (not the lab's readers), /"
-[ -n "$errors" ] && echo "reader errors: $errors"
-if [ -n "$failed" ]; then
-	echo "FAILED readers: $failed"
-	exit 1
-fi
-if [ -s "$tmp/unsound" ] && ! grep -q '^on .*: the ' "$tmp/agree"; then
-	echo "no dump of this run is whole: nothing was read"
-	exit 1
-fi
+rec_set "$run" '.timings.report_s = ($s | tonumber)' --arg s "$(echo "$(date +%s.%N) - $t0" | bc)"
+# ---- report.txt and the summary, from the files above.
+exec "$LAB_ROOT/vm/read/render.sh" "$run"
