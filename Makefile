@@ -10,7 +10,10 @@
 #   make overflow-demo [SCENARIO=NAME] [VARIANT=vmap|novmap|orc] [APPEND="..."]
 #   make overflow-demo KERNEL=debian [SCENARIO=NAME]   Debian's own kernel (VARIANT=stock)
 #   make overflow-demo MODULE=dir [MODULE_ARGS="a=1 b=2"] [MODULE_WAIT=s]
-#   make test          every test; ends with "N passed, N failed"
+#   make check         the fast tier: every test that needs no guest
+#                      (tests/c-*), in a few minutes
+#   make test          make check, then every test; ends with
+#                      "N passed, N failed, N skipped"
 #   make test-full     make test, then the rest of the 6.12 line (tests/x-*)
 #   make list          the scenarios, with one-line descriptions
 #   make selftest-lkdtm  the kernel's own LKDTM selftest, in the guest
@@ -25,7 +28,7 @@
 #   make build         kernel, module and initramfs only
 #   make bench         the series' pthread_create+join table, repeatably
 #   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
-#        bench-crashkernel | bench-latency    one measurement each
+#        bench-crashkernel | bench-latency | bench-explain    one measurement each
 #   make bench-doc     bench/README.md's tables, from the last measurements
 #   make soak [SCENARIO=a,b] [N=10]   each scenario N times in a row, a table
 #                      of what each run said (default: every fatal scenario);
@@ -49,8 +52,8 @@ export KERNEL LINUX VARIANT ACCEL APPEND
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool report explain test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
-	bench-crashkernel bench-latency bench-doc soak bench-soak clean
+	crash crash-tool report explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	bench-crashkernel bench-latency bench-explain bench-doc soak bench-soak clean
 
 all: build
 
@@ -98,6 +101,12 @@ report: crash-tool
 explain: deps
 	@LOG="$(LOG)" VMLINUX="$(VMLINUX)" MODULES="$(MODULES)" vm/explain.sh
 
+deps-check:
+	@vm/builders/deps.sh check
+
+check: deps-check
+	@tests/run.sh --check
+
 test: deps
 	@tests/run.sh
 
@@ -127,6 +136,9 @@ bench-crashkernel: build
 
 bench-latency: build crash-tool
 	@$(BENCH) $@ bench/latency.sh
+
+bench-explain: deps-check
+	@$(BENCH) $@ bench/explain-size.sh
 
 soak: deps
 	@SCENARIO=$(SOAK_SCENARIO) vm/builders/prepare.sh $(VARIANT) -- vm/soak.sh

@@ -32,8 +32,9 @@ check "applied as a commit on top of pristine" \
 	[ "$(g log --format=%s -1)" = "fork: add a test line" ]
 check "a file the series does not touch keeps its timestamp" \
 	[ "$(stat -c %Y "$tree/kernel/Makefile")" = 1000000000 ]
-before=$(stat -c %Y "$tree/kernel/fork.c")
-sleep 1
+# An old timestamp on the patched file: a reapply would make it new.
+touch -d @1050000000 "$tree/kernel/fork.c"
+before=1050000000
 "$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>"$s/err2"
 untouched() { [ "$(stat -c %Y "$tree/kernel/fork.c")" = "$before" ] && [ ! -s "$s/err2" ]; }
 check "unchanged series: nothing reapplied" untouched

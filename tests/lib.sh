@@ -13,11 +13,51 @@ fail() {
 	echo "FAIL $T: $*"
 	failed=1
 }
-# check WHAT CMD... : one check, passes when CMD succeeds.
+# skip WHAT WHY: a check that does not apply here, and why: counted apart
+# by tests/run.sh, never as a pass.
+skip() { echo "SKIP $T: $1: $2"; }
+# check WHAT CMD... : one check, passes when CMD succeeds. A comparison
+# with an empty side fails, naming that side: "[ A = B ]", "[ A -lt B ]"
+# and the like, and "cmp [-s] A B" of a file that is missing or empty.
 check() {
-	what=$1
+	_cw=$1
 	shift
-	if "$@"; then pass "$what"; else fail "$what"; fi
+	if _ce=$(empty_operand "$@"); then
+		fail "$_cw: $_ce"
+	elif "$@"; then
+		pass "$_cw"
+	else
+		fail "$_cw"
+	fi
+}
+# empty_operand CMD...: which side of the comparison CMD is empty, if one is.
+empty_operand() {
+	case $1 in
+	'[' | test)
+		[ $# -ge 4 ] || return 1
+		case $3 in
+		= | == | != | -eq | -ne | -lt | -le | -gt | -ge) ;;
+		*) return 1 ;;
+		esac
+		if [ -z "$2" ]; then
+			echo "the left side of '$3' is empty (the right: '$4')"
+		elif [ -z "$4" ]; then
+			echo "the right side of '$3' is empty (the left: '$2')"
+		else
+			return 1
+		fi ;;
+	cmp)
+		shift
+		while [ $# -gt 0 ]; do
+			case $1 in
+			-*) ;;
+			*) [ -s "$1" ] || { echo "cmp: $1 is empty or missing"; return 0; } ;;
+			esac
+			shift
+		done
+		return 1 ;;
+	*) return 1 ;;
+	esac
 }
 finish() { exit "$failed"; }
 # line_test TEST [VARIANT]: make test-full's run of tests/TEST.sh on the
@@ -47,14 +87,31 @@ line_name() {
 }
 
 # boot NAME [VAR=value...]: boot the guest into a fresh run directory and
-# set $run to it. The settings are passed to vm/boot/qemu.sh's environment.
+# set $run to it, and $boot_rc to vm/boot/qemu.sh's status. The settings
+# are passed to vm/boot/qemu.sh's environment.
+# shellcheck disable=SC2034 # boot_rc is read by the callers
 boot() {
 	run=$(mktemp -d "$LAB_OUT/test-$1-XXXX")
 	rmdir "$run"
 	shift
+	boot_rc=0
 	env RUN_DIR="$run" LAB_SHOW=0 GDB=0 INTERACTIVE=0 "$@" \
-		"$LAB_ROOT/vm/boot/qemu.sh" 2>"$run.launcher.log" || true
+		"$LAB_ROOT/vm/boot/qemu.sh" 2>"$run.launcher.log" || boot_rc=$?
 	mv "$run.launcher.log" "$run/launcher.log" 2>/dev/null || true
+}
+# copy_run FROM TO FILE...: a run directory TO of hard links to FROM's
+# FILEs (those FROM has), with FROM's record, its dumps narrowed to those
+# copied. Prints TO.
+copy_run() {
+	cr_from=$1 cr_to=$2
+	shift 2
+	mkdir -p "$cr_to"
+	for f in "$@"; do
+		[ -e "$cr_from/$f" ] && ln "$cr_from/$f" "$cr_to/$f"
+	done
+	jq --arg have " $* " '.dumps |= map(select(.path as $p | $have | contains(" " + $p + " ")))' \
+		"$cr_from/run.json" >"$cr_to/run.json"
+	echo "$cr_to"
 }
 # wait_for FILE ERE SECONDS: until FILE has a line matching ERE (status 1
 # if none came in SECONDS).
@@ -66,6 +123,17 @@ wait_for() {
 		i=$((i + 1))
 	done
 	return 1
+}
+# until_true SECONDS CMD...: until CMD succeeds (status 1 if it did not
+# in SECONDS): a wait for an event, never a guess at how long it takes.
+until_true() {
+	ut_i=0 ut_n=$(($1 * 10))
+	shift
+	until "$@"; do
+		ut_i=$((ut_i + 1))
+		[ "$ut_i" -le "$ut_n" ] || return 1
+		sleep 0.1
+	done
 }
 # qemu_of RUN: the pid of a QEMU still running for run directory RUN.
 # (QEMU itself, not the timeout(1) that runs it: its command line holds
@@ -91,7 +159,8 @@ has() { console | grep -Eq -- "$1"; }
 lacks() { ! has "$1"; }
 # refused RC PATTERN FILE: a command failed (RC != 0) and said PATTERN.
 refused() { [ "$1" != 0 ] && grep -q -- "$2" "$3"; }
-result_is() { [ "$(cat "$run/result" 2>/dev/null)" = "$1" ]; }
+# result_is OUTCOME: the run's (first) boot ended by OUTCOME, as its record says.
+result_is() { [ "$(run_outcome "$run" 2>/dev/null)" = "$1" ]; }
 # record_outcome TABLE WIDTH NAME [PATTERN]: append a line for NAME: the
 # run's result and the first two lines of what the kernel reported (read
 # with the test's own klog), PATTERN widening what counts as a report.
@@ -100,7 +169,7 @@ record_outcome() {
 	[ -n "${4:-}" ] && pat="$pat|$4"
 	o=$(klog | grep -E "$pat" | head -2 | cut -c1-100 | sed 's/^lkdtm_ext: //' |
 		paste -sd'|' | sed 's/|/ | /')
-	printf "%-20s %-${2}s %s\n" "$3" "$(cat "$run/result")" "${o:-(nothing on the console)}" >>"$1"
+	printf "%-20s %-${2}s %s\n" "$3" "$(run_outcome "$run" 2>/dev/null || echo none)" "${o:-(nothing on the console)}" >>"$1"
 }
 mkdir -p "$LAB_OUT"
 
@@ -205,28 +274,22 @@ lifecycle_numbers() {
 	esac
 }
 
-# The three stackovs (crash's extension, gdb's and drgn's helpers), as
-# report.sh ran them on one run: per reader section of report.txt
-# ("crash on vmcore", "gdb on vmcore.elf", "drgn on qemu-vmcore.elf"...).
-# verdict_json REPORT SECTION: its stackov -j line, or its one-line refusal.
-verdict_json() {
-	sed -n "/^===== $2 =====\$/,/^=====/p" "$1" | grep -m1 -E '^\{"stack":|^stackov: '
+# is_refusal JSONFILE: a stackov verdict file that holds a refusal.
+is_refusal() { jq -e .refusal "$1" >/dev/null 2>&1; }
+# jfield JSONFILE KEY: one value of a JSON object; a missing file or key
+# is an error, said on stderr and in the status, never an empty value.
+jfield() {
+	jq -ner --arg k "$2" 'input | if has($k) then .[$k] | tostring else error("no key \($k)") end' "$1" ||
+		{ echo "jfield: no '$2' in ${1##*/}" >&2; return 1; }
 }
-# verdict_text REPORT SECTION: its stackov paragraph, to the last frame.
-verdict_text() {
-	sed -n "/^===== $2 =====\$/,/^=====/p" "$1" |
-		sed -n '/^stack overflow: /,/^[^ ]/p' | sed '/^[^ ]/{/^stack overflow: /!d}'
-}
-# jfield JSONFILE KEY: one value of a JSON object.
-jfield() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null; }
-
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # qemu_boot_survived NAME RUN: the second boot (QEMU's dump) of scenario
 # NAME ended by an outcome its vmap column allows that leaves no dump (a
 # frame that lands in mapped memory in one boot and in a hole in another),
 # or the module said it could not set the scenario up in that boot.
 qemu_boot_survived() {
-	qres=$(cat "$2/qemu-dump/result" 2>/dev/null) || return 1
+	qres=$(run_outcome "$2" qemu-dump 2>/dev/null) || return 1
+	[ -n "$qres" ] || return 1
 	[ "$qres" = panic ] && return 1
 	scenario_field "$1" vmap >/dev/null || return 1
 	kernel_log "$2/qemu-dump/console.log" >"$2/qemu-dump/klog.txt"
@@ -256,20 +319,23 @@ rot() {
 }
 
 # explain_agrees NAME RUN: stackov-log on each boot's log alone, given
-# vmlinux, says what crash's stackov says on that boot's dump (readers_agree
-# leaves it in RUN/agree-DUMP.crash.json): on the kdump boot, its console
-# (in which the oops never appears: printk from the #DF handler is
-# deferred, and the capture kernel starts first) else the log read from
-# vmcore; on QEMU's boot, its console, else (6.12's console may stop inside
-# the report) the log read from QEMU's dump:
-# the stack, the task, the entry, the cycle's functions and its bytes, and
-# each frame's bytes, for each function in both (the first frame of it
-# after the faulting one, in crash's frame list of the report). A dump with
-# no guard-page hit: none in the log either (a canary, an overwritten
-# STACK_END_MAGIC is said as such, no overflow).
+# vmlinux, says what crash's stackov says on that boot's dump
+# (RUN/stackov-crash-DUMP.json): on the kdump boot, its console (in which
+# the oops never appears: printk from the #DF handler is deferred, and the
+# capture kernel starts first) else the log read from vmcore; on QEMU's
+# boot, its console, else (6.12's console may stop inside the report) the
+# log read from QEMU's dump: the stack, the task, the entry, the cycle's
+# functions and its bytes, and each frame's bytes, for each function in
+# both (the first frame of it after the faulting one, in crash's frame
+# list). A dump with no guard-page hit: none in the log either (a canary,
+# an overwritten STACK_END_MAGIC is said as such, no overflow).
 explain_agrees() {
 	for d in vmcore qemu-vmcore; do
-		[ -f "$2/agree-$d.crash.json" ] || continue
+		if [ ! -s "$2/stackov-crash-$d.json" ]; then
+			skip "$1: the log alone beside crash's stackov on $d" \
+				"crash's stackov gave nothing on $d (readers_agree says why, or the boot left no $d)"
+			continue
+		fi
 		case $d in
 		vmcore) explain_agrees_on "$1" "$2" vmcore console.log vmcore.dmesg ;;
 		*) explain_agrees_on "$1 (QEMU's boot)" "$2" qemu-vmcore qemu-dump/console.log qemu-dump/qemu-vmcore.dmesg ;;
@@ -285,11 +351,12 @@ explain_agrees() {
 explain_agrees_on() {
 	name=$1 erun=$2 dump=$3
 	shift 3
-	j=$erun/agree-$dump.crash.json e=$erun/explain-$dump.json
+	j=$erun/stackov-crash-$dump.json e=$erun/explain-$dump.json
 	bin=$("$LAB_ROOT/vm/builders/host-tools.sh" stackov-log) || { fail "$name: stackov-log does not build"; return; }
-	got='' cut=''
+	got='' cut='' tried=''
 	for f in "$@"; do
 		[ -f "$erun/$f" ] || continue
+		tried="$tried $f"
 		"$bin" -j -v "$erun/vmlinux" -m "$erun" "$erun/$f" >"$e.try" 2>&1 ||
 			{ [ -n "$got" ] || mv "$e.try" "$e"; continue; }
 		got=$f
@@ -298,9 +365,13 @@ explain_agrees_on() {
 		cut="$cut$f, "
 	done
 	rm -f "$e.try"
-	f=${got:-$f}${cut:+; cut short in ${cut%, }}
-	if ! grep -q '^{' "$j" 2>/dev/null; then
-		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind || head -1 "$e"))" \
+	if [ -z "$tried" ]; then
+		fail "$name: none of the logs ($*) is in the run"
+		return
+	fi
+	f=${got:-${tried##* }}${cut:+; cut short in ${cut%, }}
+	if jq -e .refusal "$j" >/dev/null; then
+		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind 2>/dev/null || head -1 "$e"))" \
 			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic|double-fault)\"' '$e'"
 		return
 	fi
@@ -309,15 +380,21 @@ explain_agrees_on() {
 		check "$name: the log alone says the dump's $k ($(jfield "$j" $k))" [ "$(jfield "$e" $k)" = "$(jfield "$j" $k)" ]
 	done
 	dc=$(jfield "$j" cycle) lc=$(jfield "$e" cycle)
-	check "$name: the log alone finds the dump's cycle (${dc% x*})" [ "$(rot "${lc% x*}")" = "$(rot "${dc% x*}")" ]
-	case $dc in *'bytes per cycle'*)
+	if [ "$(jfield "$j" cycle_reps)" = 0 ]; then
+		check "$name: no cycle in the dump, and none in the log alone ($(jfield "$e" cycle_reps) turns)" \
+			[ "$(jfield "$e" cycle_reps)" = 0 ]
+	else
+		check "$name: the log alone finds the dump's cycle (${dc% x*})" [ "$(rot "${lc% x*}")" = "$(rot "${dc% x*}")" ]
+	fi
+	case $dc in
+	*'bytes per cycle'*)
 		check "$name: and its bytes (${dc##*\(})" [ "${lc##*\(}" = "${dc##*\(}" ] ;;
+	*) skip "$name: the cycle's bytes in the log alone" "the dump's cycle has no bytes per cycle ($dc)" ;;
 	esac
-	sed -n "/^===== crash on $dump =====\$/,/^=====/p" "$erun/report.txt" |
-		sed -n '/^  frames: /,/^[^ ]/p' >"$erun/explain.crash-frames"
+	sed -n '/^  frames: /,/^[^ ]/p' "$erun/stackov-crash-$dump.txt" >"$erun/explain.crash-frames"
 	/usr/bin/python3 - "$e" "$erun/explain.crash-frames" "$erun/vmlinux" >"$erun/explain.bytes" <<'PY'
 import functools, json, re, subprocess, sys
-log = json.load(open(sys.argv[1]))
+log = json.loads(open(sys.argv[1]).readline())
 dump = {}
 for line in open(sys.argv[2]):
     w = line.split()
@@ -353,110 +430,148 @@ PY
 		sh -c "[ -s '$erun/explain.bytes' ] && awk '\$2 != \$3 { exit 1 }' '$erun/explain.bytes'"
 }
 
-# readers_agree NAME RUN FN [DUMPS]: on each dump of RUN (kdump's: crash on vmcore,
-# gdb on vmcore.elf, drgn on vmcore; QEMU's: crash on qemu-vmcore, gdb and
-# drgn on qemu-vmcore.elf, its ELF dump with paging), the readers' verdicts
-# are the same word for word, JSON and text, and agree with that dump's own
-# kernel log: the BUG line's stack kind, fault address and bounds, the
-# oops's task, and the number of FN frames drgn's own unwinder finds (the
-# folded cycle's count). Without a guard-page hit every reader refuses in
-# the same one line. DUMPS (default "vmcore qemu-vmcore") narrows it.
+# drgn_count RUN DUMP FN: how many FN frames drgn's own unwinder lists on
+# DUMP (its stack_trace in reader-drgn-DUMP.out, "(xN)" a run of N); status
+# 1 when drgn listed no stack trace at all.
+drgn_count() {
+	o=$1/reader-drgn-$2.out
+	grep -q '^stack trace (' "$o" 2>/dev/null || return 1
+	sed -n '/^stack trace (/,/^$/p' "$o" | awk -v f=" $3 at " \
+		'index($0, f) { n += match($0, /\(x[0-9]+\)/) ? substr($0, RSTART + 2, RLENGTH - 3) : 1 } END { print n + 0 }'
+}
+
+# readers_agree NAME RUN FN RECURSES [DUMPS]: on each dump of RUN (kdump's:
+# crash on vmcore, gdb on vmcore.elf, drgn on vmcore; QEMU's: crash on
+# qemu-vmcore, gdb and drgn on qemu-vmcore.elf, its ELF dump with paging),
+# the readers' verdicts (RUN/stackov-READER-DUMP.json and .txt) are the
+# same word for word, JSON and text, and agree with that dump's own kernel
+# log: the BUG line's stack kind, fault address and bounds, the oops's
+# task; and, when the scenario recurses (RECURSES is yes), the folded
+# cycle holds FN as many times as drgn's own unwinder finds FN frames.
+# Without a guard-page hit every reader refuses in the same one line.
+# DUMPS (default "vmcore qemu-vmcore") narrows it.
 readers_agree() {
-	name=$1 arun=$2 afn=$3
-	rep=$arun/report.txt
-	for d in ${4:-vmcore qemu-vmcore}; do
-		if [ ! -e "$arun/$d" ] && [ "$d" = qemu-vmcore ] && qemu_boot_survived "$name" "$arun"; then
-			pass "$name: QEMU's own boot left no dump, for a reason the table or the module gives (ended by $qres)"
+	name=$1 arun=$2 afn=$3 recurses=$4
+	for d in ${5:-vmcore qemu-vmcore}; do
+		if ! dump_path "$arun" "$d" >/dev/null; then
+			if [ "$d" = qemu-vmcore ] && qemu_boot_survived "$name" "$arun"; then
+				pass "$name: QEMU's own boot left no dump, for a reason the table or the module gives (ended by $qres)"
+			else
+				fail "$name: no $d to read ($(rec_get "$arun" '.dumps[] | select(.name == $n) | .reason' --arg n "$d" 2>/dev/null || echo "the run's record names none"))"
+			fi
 			continue
 		fi
-		[ -e "$arun/$d" ] || { fail "$name: no $d to read"; continue; }
-		first='' out=$arun/agree-$d
 		for r in crash gdb drgn; do
-			sec="$r on $d.elf"
-			[ "$r" = crash ] && sec="crash on $d"
-			[ "$r $d" = "drgn vmcore" ] && sec="drgn on vmcore"
-			verdict_json "$rep" "$sec" >"$out.$r.json" || true
-			verdict_text "$rep" "$sec" >"$out.$r.txt" || true
-			check "$name: $sec: stackov gave a verdict or a refusal" [ -s "$out.$r.json" ]
-			if [ -z "$first" ]; then first=$r; continue; fi
-			check "$name: on $d, $r's stackov -j is crash's, word for word" cmp -s "$out.$first.json" "$out.$r.json"
-			check "$name: on $d, $r's stackov verdict text is crash's, line for line" cmp -s "$out.$first.txt" "$out.$r.txt"
+			v=$arun/stackov-$r-$d
+			check "$name: on $d, $r's stackov gave a verdict or a refusal" [ -s "$v.json" ]
+			[ "$r" = crash ] && continue
+			check "$name: on $d, $r's stackov -j is crash's, word for word" cmp -s "$arun/stackov-crash-$d.json" "$v.json"
+			if jq -e .refusal "$arun/stackov-crash-$d.json" >/dev/null 2>&1; then
+				skip "$name: on $d, $r's stackov text beside crash's" "a refusal is one line, compared above"
+			else
+				check "$name: on $d, $r's stackov verdict text is crash's, line for line" cmp -s "$arun/stackov-crash-$d.txt" "$v.txt"
+			fi
 		done
-		j=$out.crash.json
-		dmesg=$(readlink -f "$arun/$d").dmesg
+		j=$arun/stackov-crash-$d.json
+		dmesg=$arun/$(rec_get "$arun" '.dumps[] | select(.name == $n) | .dmesg' --arg n "$d")
+		if [ ! -f "$dmesg" ]; then
+			fail "$name: on $d, no kernel log was read from the dump to check stackov against"
+			continue
+		fi
 		bug=$(kernel_log "$dmesg" | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' | head -1)
 		if [ -z "$bug" ]; then
-			check "$name: on $d (no guard-page hit) stackov refuses in one line" grep -q '^stackov: ' "$j"
+			check "$name: on $d (no guard-page hit in its log) stackov refuses in one line" is_refusal "$j"
 			continue
 		fi
-		grep -q '^{' "$j" || { fail "$name: on $d stackov gave no verdict for: BUG: $bug"; continue; }
+		if ! jq -e .stack "$j" >/dev/null 2>&1; then
+			fail "$name: on $d stackov gave no verdict for: BUG: $bug"
+			continue
+		fi
 		check "$name: on $d, stackov's stack, fault and bounds are the BUG line's ($bug)" \
 			[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
 		oops=$(kernel_log "$dmesg" | sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' | head -1)
 		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
 			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
-		dsec="drgn on $d.elf"
-		[ "$d" = vmcore ] && dsec="drgn on vmcore"
-		drgn=$(sed -n "/^===== $dsec =====\$/,/^=====/p" "$rep")
-		n=$(echo "$drgn" | awk -v f=" $afn at " 'index($0, f) { n += match($0, /\(x[0-9]+\)/) ? substr($0, RSTART + 2, RLENGTH - 3) : 1 } END { print n + 0 }')
-		if [ "$n" -ge 3 ]; then
-			cyc=$(jfield "$j" cycle) reps=$(jfield "$j" cycle_reps)
-			check "$name: on $d, the folded cycle ($cyc) has $afn" cycle_has "$cyc" "$afn"
-			# One function's cycle: every frame of it is a turn. A longer
-			# one may end inside a turn: one frame of $afn more.
-			case $cyc in
-			*' -> '*) check "$name: on $d, $reps turns; drgn's own unwinder finds $n $afn frames" \
-				in_range "$n" "$reps" $((reps + 1)) ;;
-			*) check "$name: on $d, $reps turns, as many $afn frames as drgn's own unwinder finds ($n)" \
-				[ "$reps" = "$n" ] ;;
-			esac
+		cyc=$(jfield "$j" cycle)
+		if [ "$recurses" != yes ]; then
+			check "$name: on $d, no recursion to fold: no turns of a cycle (cycle '$cyc')" [ "$(jfield "$j" cycle_reps)" = 0 ]
+			continue
 		fi
+		if ! n=$(drgn_count "$arun" "$d" "$afn"); then
+			fail "$name: on $d, drgn's own unwinder gave no stack trace to count $afn frames in"
+			continue
+		fi
+		reps=$(jfield "$j" cycle_reps)
+		check "$name: on $d, the folded cycle ($cyc) has $afn" cycle_has "$cyc" "$afn"
+		# One function's cycle: every frame of it is a turn. A longer
+		# one may end inside a turn: one frame of $afn more.
+		case $cyc in
+		*' -> '*) check "$name: on $d, $reps turns; drgn's own unwinder finds $n $afn frames" \
+			in_range "$n" "$reps" $((reps + 1)) ;;
+		*) check "$name: on $d, $reps turns, as many $afn frames as drgn's own unwinder finds ($n)" \
+			[ "$reps" = "$n" ] ;;
+		esac
 	done
 }
 
-# gdb_frames_in REPORT GDBSECTION OTHER: the functions of gdb's stackov
-# frames (GDBSECTION, e.g. "gdb on vmcore.elf"), in order, are among the
-# frames another unwinder lists on the same dump: OTHER is "drgn on vmcore"
-# (drgn's own unwinder, which also lists inlined frames) or "crash on
-# vmcore" (crash's bt, from its PID: line on, which starts in the panic
-# path on the DF stack). gcc's .cold/.isra suffixes are dropped and runs of
-# one function counted once.
-gdb_frames_in() {
-	sec() { sed -n "/^===== $2 =====\$/,/^=====/p" "$1"; }
-	sec "$1" "$2" | sed -n '/^  frames: /,/^[^ ]/p' |
-		awk '$1 ~ /^#[0-9]+$/ { print $3 }' | sed 's/\..*//' | uniq >"$1.gdbframes"
-	case $3 in
-	drgn*) sec "$1" "$3" | sed -n '/^stack trace/,/^$/p' ;;
-	crash*) sec "$1" "$3" | sed -n '/^PID: .*COMMAND: /,/^PID: /p' ;;
-	esac | awk '$1 ~ /^#[0-9]/ { print $3 }' | sed 's/\..*//' | uniq >"$1.otherframes"
-	[ -s "$1.gdbframes" ] || return 1
-	awk 'NR == FNR { g[++n] = $0; next } i < n && $0 == g[i + 1] { i++ } END { exit i < n }' \
-		"$1.gdbframes" "$1.otherframes"
+# frames_of OUT KIND: the functions of a reader's frames, in order, gcc's
+# .cold/.isra suffixes dropped and runs of one function counted once:
+# KIND stackov (a stackov verdict text's frames), drgn (drgn's own
+# stack_trace in its reader output) or crash (crash's bt, from its PID:
+# line on, which starts in the panic path on the DF stack).
+frames_of() {
+	case $2 in
+	stackov) sed -n '/^  frames: /,/^[^ ]/p' "$1" | awk '$1 ~ /^#[0-9]+$/ { print $3 }' ;;
+	drgn) sed -n '/^stack trace/,/^$/p' "$1" | awk '$1 ~ /^#[0-9]/ { print $3 }' ;;
+	crash) sed -n '/^PID: .*COMMAND: /,/^PID: /p' "$1" | awk '$1 ~ /^#[0-9]/ { print $3 }' ;;
+	esac | sed 's/\..*//' | uniq
 }
 
-# peers_agree NAME RUN: on each dump of RUN where stackov gave a verdict
-# (readers_agree, run before, leaves it in RUN/agree-DUMP.crash.json), the
-# report's comparison of
-# stackov's frames with crash's bt and with drgn's stack_trace
-# (vm/read/peers.sh) says they agree: as many frames from the fault to
-# the entry, the same functions in the same order. A peer that stopped
-# short passes only with its reason named and no function differing.
+# gdb_frames_in RUN DUMP OTHER: the functions of gdb's stackov frames on
+# DUMP, in order, are among the frames OTHER lists on the same dump: drgn
+# (drgn's own unwinder, which also lists inlined frames) or crash (its bt).
+gdb_frames_in() {
+	frames_of "$1/stackov-gdb-$2.txt" stackov >"$1/gdbframes-$2"
+	frames_of "$1/reader-$3-$2.out" "$3" >"$1/otherframes-$3-$2"
+	[ -s "$1/gdbframes-$2" ] || return 1
+	awk 'NR == FNR { g[++n] = $0; next } i < n && $0 == g[i + 1] { i++ } END { exit i < n }' \
+		"$1/gdbframes-$2" "$1/otherframes-$3-$2"
+}
+
+# peers_agree NAME RUN: on each dump of RUN where stackov gave a verdict,
+# stackov's frames beside crash's bt and drgn's stack_trace (peers.json,
+# vm/read/peers.sh): as many frames from the fault to the entry, the same
+# functions in the same order. A peer that stopped short passes only when
+# the reason is a limitation of that peer the lab has traced (crash's code,
+# drgn's frame limit) and every frame it gave is stackov's, in order.
 peers_agree() {
 	name=$1 prun=$2
 	for d in vmcore qemu-vmcore; do
-		[ -e "$prun/$d" ] || continue
-		# No overflow to explain (stackov refused, as readers_agree
-		# checks): no frames of stackov's to set beside the peers'.
-		grep -q '^{' "$prun/agree-$d.crash.json" 2>/dev/null || continue
-		sed -n "/^===== stackov's frames beside/,\$p" "$prun/report.txt" |
-			grep "^on $d, " >"$prun/peers-$d" || true
-		for p in "crash's bt" "drgn's stack_trace"; do
-			line=$(grep -F "on $d, $p " "$prun/peers-$d" || echo "on $d, $p: no comparison in the report")
-			case $line in
-			*" agrees: the same "*) pass "$name: $line" ;;
-			*" agrees but for init_module: the same "*) pass "$name: $line" ;;
-			*"functions differ"*) fail "$name: $line" ;;
-			*" STOPPED after "*" ("*")"*) pass "$name: as far as it goes, $line" ;;
+		if ! jq -e .stack "$prun/stackov-crash-$d.json" >/dev/null 2>&1; then
+			skip "$name: stackov's frames beside its peers' on $d" "stackov gave no verdict on $d (readers_agree says why)"
+			continue
+		fi
+		if ! jq -e --arg d "$d" 'any(.[]; .dump == $d and .peers)' "$prun/peers.json" >/dev/null 2>&1; then
+			fail "$name: on $d, peers.json compares no peer: $(jq -r --arg d "$d" '.[] | select(.dump == $d) | .error // .line' "$prun/peers.json" 2>/dev/null)"
+			continue
+		fi
+		for p in crash drgn; do
+			jq -c --arg d "$d" --arg p "$p" '.[] | select(.dump == $d) | .peers[] | select(.peer == $p)' \
+				"$prun/peers.json" >"$prun/peer-$p-$d.json"
+			[ -s "$prun/peer-$p-$d.json" ] || { fail "$name: on $d, peers.json has no $p"; continue; }
+			st=$(jfield "$prun/peer-$p-$d.json" status) line=$(jfield "$prun/peer-$p-$d.json" line)
+			case $st in
+			agrees | agrees-but-init) pass "$name: $line" ;;
+			stopped)
+				known=$(jq -r '.known // empty' "$prun/peer-$p-$d.json")
+				same=$(jq -r '.prefix_same' "$prun/peer-$p-$d.json")
+				if [ -z "$known" ]; then
+					fail "$name: $line: the reason it stopped is no limitation the lab has traced"
+				elif [ "$same" != true ]; then
+					fail "$name: $line: the frames it gave are not stackov's, frame for frame"
+				else
+					pass "$name: as far as it goes, $line; each of its frames is stackov's ($known)"
+				fi ;;
 			*) fail "$name: $line" ;;
 			esac
 		done

@@ -21,7 +21,7 @@ lock=$STACKOV_CACHE/lock
 # shellcheck disable=SC2016 # expanded by the inner shell
 flock -s "$lock" sh -c 'echo held >"$1"; sleep 4' - "$LAB_OUT/t03-held" &
 holder=$!
-while [ ! -s "$LAB_OUT/t03-held" ]; do sleep 0.1; done
+wait_for "$LAB_OUT/t03-held" held 30 || fail "the holder of the cache lock did not start"
 rm -f "$LAB_OUT/t03-held"
 rc=0
 LAB_FORCE=1 "$LAB_ROOT/vm/builders/initramfs.sh" $v >"$LAB_OUT/t03-wait.out" 2>&1 || rc=$?
@@ -33,14 +33,22 @@ wait "$holder" || true
 
 # A second test run while one is going is refused in one line (each
 # clears out/test-* as it starts). Under tests/run.sh the lock is already
-# held; run alone, this holds it.
-flock -n "$LAB_OUT/.tests.lock" sleep 5 &
-sleep 0.5
+# held, by the run itself; run alone, a holder takes it, and says so
+# before the second run starts.
+holder2=''
+if flock -n "$LAB_OUT/.tests.lock" true; then
+	rm -f "$LAB_OUT/t03-held2"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	flock -n "$LAB_OUT/.tests.lock" sh -c 'echo held >"$1"; exec sleep 120' - "$LAB_OUT/t03-held2" &
+	holder2=$!
+	wait_for "$LAB_OUT/t03-held2" held 10 || fail "the holder of the test lock did not start"
+fi
 rc=0
-"$LAB_ROOT/tests/run.sh" t-01-patches >"$LAB_OUT/t03-nested.out" 2>&1 || rc=$?
+"$LAB_ROOT/tests/run.sh" c-01-patches >"$LAB_OUT/t03-nested.out" 2>&1 || rc=$?
 check "a second test run while one is going is refused in one line" \
 	sh -c "[ $rc != 0 ] && [ \$(wc -l <'$LAB_OUT/t03-nested.out') = 1 ] &&
 	grep -q 'another test run is using' '$LAB_OUT/t03-nested.out'"
+[ -n "$holder2" ] && kill "$holder2" 2>/dev/null
 wait
 
 img=$(initramfs_image $v)

@@ -87,8 +87,9 @@ done
 check "with GDB_WAIT=1 it says the CPUs are held" grep -q 'CPUs held until gdb continues' "$LAB_OUT/gdbwait.launcher.log"
 check "its QEMU is running" qemu_of "$held"
 kill -TERM "$hpid"
-wait "$hpid" 2>/dev/null || true
-sleep 1
-no_qemu_left() { ! qemu_of "$held"; }
-check "after TERM to the launcher no QEMU of that run is left" no_qemu_left
+hrc=0
+wait "$hpid" 2>/dev/null || hrc=$?
+check "the launcher, TERMed, exits 130 (interrupted)" [ "$hrc" = 130 ]
+no_qemu_left() { ! qemu_of "$held" >/dev/null; }
+check "after TERM to the launcher no QEMU of that run is left (waited for up to 10 s)" until_true 10 no_qemu_left
 finish

@@ -40,9 +40,13 @@ stackov-bt
 stackov-stacks
 continue
 GDB
-	RUN_DIR=$run GDB_CMDS=$cmds timeout -k 5 240 "$LAB_ROOT/vm/gdb.sh" >"$run.gdb.out" 2>&1 || true
-	wait "$qpid" || true
+	grc=0
+	RUN_DIR=$run GDB_CMDS=$cmds timeout -k 5 240 "$LAB_ROOT/vm/gdb.sh" >"$run.gdb.out" 2>&1 || grc=$?
+	qrc=0
+	wait "$qpid" || qrc=$?
 	out=$run.gdb.out
+	check "$s: gdb did not time out (status $grc)" [ "$grc" != 124 ]
+	check "$s: gdb let the guest go on to its panic (vm/boot/qemu.sh status $qrc)" result_is panic
 	check "$s: gdb stopped at the catch (stackov-catch)" grep -q '^stackov-catch: cpu [0-9]* hit a guard page at ' "$out"
 	check "$s: it stopped in handle_stack_overflow(), the guard-page path, before die()" \
 		sh -c "sed -n '/^stackov-catch stopped/,/^the kernel.s log at the stop/p' '$out' | grep -q '^#0  handle_stack_overflow '"

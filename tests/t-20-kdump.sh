@@ -14,7 +14,6 @@ rm -rf "$run"
 make -s overflow-demo SCENARIO=RECURSE_TASK VARIANT=vmap LAB_SHOW=0 RUN_DIR="$run" \
 	>"$LAB_OUT/kdump-demo.out" 2>&1 || rc=$?
 check "make overflow-demo exits 0" [ $rc = 0 ]
-rep=$run/report.txt
 
 check "kdump armed before the trigger (kexec_crash_loaded = 1)" has '^lab: kdump armed: capture kernel loaded'
 armed_first() {
@@ -40,9 +39,15 @@ bid=$(dump_bid "$run/vmcore")
 check "the vmcore's vmcoreinfo has a build ID ($bid)" [ -n "$bid" ]
 check "the vmlinux next to it is the crashed kernel (the same build ID)" [ "$(elf_bid "$run/vmlinux")" = "${bid:-none}" ]
 check "QEMU's dump is of the same kernel" [ "$(dump_bid "$run/qemu-vmcore")" = "${bid:-none}" ]
-check "run.env names the run, its kernel and initramfs by sha256" sh -c \
-	"grep -qx 'run_dir=$run' '$run/run.env' && grep -qx 'kernel_sha256=$kern_sha' '$run/run.env' &&
-	grep -qx 'initrd_sha256=$initrd_sha' '$run/run.env'"
+check "run.json names the run, its kernel and initramfs by sha256" \
+	[ "$(rec_get "$run" '.dir + " " + .kernel.image_sha256 + " " + .kernel.initrd_sha256')" = "$run $kern_sha $initrd_sha" ]
+check "run.json: the kdump boot wrote both dumps, QEMU's boot its two" \
+	[ "$(rec_get "$run" '[.boots[] | .name + ":" + .outcome + ":" + (.captured | join(","))] | join(" ")')" = \
+		"kdump:kdump:vmcore,vmcore.elf qemu-dump:panic:qemu-vmcore,qemu-vmcore.elf" ]
+check "run.json: the size of vmcore as written is its size now" \
+	[ "$(rec_get "$run" '.dumps[] | select(.name == "vmcore") | .size')" = "$(stat -c %s "$run/vmcore")" ]
+check "run.json: each dump passed the structural check at capture" \
+	[ "$(rec_get "$run" '[.dumps[] | .check] | unique | join(" ")')" = whole ]
 check "the module with debug info next to it" sh -c "readelf -S '$run/lkdtm_ext.ko' | grep -q debug_info"
 check "QEMU's own dump (pvpanic + dump-guest-memory) is kdump-compressed" sig "$run/qemu-dump/qemu-vmcore"
 both_logged() {
@@ -56,10 +61,13 @@ check "the dump's own log has the guard-page report" \
 
 pid=$(console | sed -n 's/.*lkdtm_ext: Performing RECURSE_TASK (pid \([0-9]*\).*/\1/p' | head -1)
 check "the module said which task it ran in (pid ${pid:-none})" [ -n "$pid" ]
-sect() { sed -n "/^===== $1/,/^=====/p" "$rep"; }
-check "crash on vmcore: panic task is labtrig pid $pid" \
-	sh -c "sed -n '/^===== crash on vmcore/,/^=====/p' '$rep' | grep -qE '^PID: $pid +TASK: .*COMMAND: \"labtrig\"'"
+# sect "READER on FILE": that reader's whole output on FILE's dump.
+sect() {
+	f=${1##* on }
+	cat "$run/reader-${1%% *}-${f%.elf}.out"
+}
 bt_has() { sect "$1" | grep -Eq "$2"; }
+check "crash on vmcore: panic task is labtrig pid $pid" bt_has "crash on vmcore" "^PID: $pid +TASK: .*COMMAND: \"labtrig\""
 check "crash on vmcore: bt crosses the DOUBLEFAULT stack" bt_has "crash on vmcore" '^--- <DOUBLEFAULT exception stack> ---'
 check "crash on vmcore: bt has recurse_task_frame [lkdtm_ext]" bt_has "crash on vmcore" 'recurse_task_frame at [0-9a-f]+ \[lkdtm_ext\]'
 check "crash on qemu-vmcore: panic task is labtrig" bt_has "crash on qemu-vmcore" '^PID: [0-9]+ +TASK: .*COMMAND: "labtrig"'
@@ -74,10 +82,10 @@ check "gdb on vmcore.elf: its own bt has frame #0, recurse_task_frame" bt_has "g
 check "gdb on vmcore.elf: and stops there (no vmalloc in an ELF vmcore)" bt_has "gdb on vmcore.elf" '^Backtrace stopped: Cannot access memory at address '
 check "gdb on vmcore.elf: stackov, through the page tables: labtrig pid $pid" bt_has "gdb on vmcore.elf" "^stack overflow: TASK stack, pid $pid \"labtrig\" "
 check "gdb on vmcore.elf: and the recursion folded" bt_has "gdb on vmcore.elf" '^  cycle: +recurse_task_frame x[0-9]+ '
-check "gdb on vmcore.elf: stackov's frames, in order, are drgn's own unwinder's" gdb_frames_in "$rep" "gdb on vmcore.elf" "drgn on vmcore"
-check "gdb on vmcore.elf: and crash's bt's" gdb_frames_in "$rep" "gdb on vmcore.elf" "crash on vmcore"
+check "gdb on vmcore.elf: stackov's frames, in order, are drgn's own unwinder's" gdb_frames_in "$run" vmcore drgn
+check "gdb on vmcore.elf: and crash's bt's" gdb_frames_in "$run" vmcore crash
 check "gdb on qemu-vmcore.elf: stackov's frames, in order, are crash's bt's on QEMU's dump" \
-	gdb_frames_in "$rep" "gdb on qemu-vmcore.elf" "crash on qemu-vmcore"
+	gdb_frames_in "$run" qemu-vmcore crash
 check "gdb on qemu-vmcore.elf (paging ELF): its own bt reads the stacks, to the double fault's entry" \
 	bt_has "gdb on qemu-vmcore.elf" ' in asm_exc_double_fault '
 check "drgn on vmcore: crashed thread is labtrig pid $pid" bt_has "drgn on vmcore" "^crashed thread: labtrig pid $pid "

@@ -29,13 +29,13 @@ mkdir "$s/empty"
 ln "$good/vmlinux" "$s/empty/vmlinux"
 : >"$s/empty/vmcore"
 try empty "$s/empty" "vmcore: is empty (0 bytes)"
-mkdir "$s/half"
-ln "$good/vmlinux" "$s/half/vmlinux"
-cp "$good/vmcore" "$good/vmcore.size" "$s/half/"
+copy_run "$good" "$s/half" vmlinux >/dev/null
+cp "$good/vmcore" "$s/half/"
+jq '.dumps |= map(select(.name == "vmcore"))' "$good/run.json" >"$s/half/run.json"
 truncate -s $(($(stat -c %s "$good/vmcore") / 2)) "$s/half/vmcore"
-try truncated "$s/half" "vmcore is truncated"
+try truncated "$s/half" "vmcore is truncated: [0-9]* bytes of the $(stat -c %s "$good/vmcore") written at capture"
 # The same without the size recorded at capture: the structure tells.
-rm "$s/half/vmcore.size"
+rm "$s/half/run.json"
 try cut "$s/half" "vmcore: truncated: [0-9]* bytes, its page data ends at"
 cp "$good/vmcore.elf" "$s/half/vmcore"
 truncate -s $(($(stat -c %s "$good/vmcore.elf") - 4096)) "$s/half/vmcore"
@@ -55,10 +55,7 @@ check "and its bt names the recursive function" grep -q 'recurse_task_frame at .
 # as failed; crash and drgn still run.
 r=$s/report-run
 mkdir "$r" "$s/bin"
-for f in console.log run.env vmcore vmcore.size vmcore.cksum vmcore.elf vmcore.elf.size \
-	vmcore.elf.cksum vmcore.dmesg vmlinux lkdtm_ext.ko; do
-	! [ -e "$good/$f" ] || ln "$good/$f" "$r/$f"
-done
+copy_run "$good" "$r" console.log vmcore vmcore.elf vmcore.dmesg vmlinux lkdtm_ext.ko >/dev/null
 printf '#!/bin/sh\necho "gdb: error while loading shared libraries: libpython3.11.so.1.0" >&2\nexit 127\n' >"$s/bin/gdb"
 chmod +x "$s/bin/gdb"
 rc=0
@@ -66,8 +63,13 @@ PATH=$s/bin:$PATH "$LAB_ROOT/vm/read/report.sh" "$r" >"$s/report.out" 2>&1 || rc
 sed 's/^/    /' "$s/report.out" | tail -4
 check "report.sh with a reader that fails exits 1" [ $rc = 1 ]
 check "the summary names the failed reader" grep -q '^FAILED readers: gdb on vmcore.elf' "$s/report.out"
-check "report.txt says so at the end of its section" grep -q '^!!! gdb on vmcore.elf FAILED' "$r/report.txt"
-check "crash still ran after it" grep -q '^PID: .*COMMAND: "labtrig"' "$r/report.txt"
-check "drgn still ran after it" grep -q '^crashed thread: labtrig' "$r/report.txt"
+gdb_status() { jq -r '.readers[] | select(.reader == "gdb" and .dump == "vmcore") | .status + ": " + .why' "$r/readers.json"; }
+check "readers.json says gdb failed, and why ($(gdb_status))" [ "$(gdb_status)" = "failed: exit status 1" ]
+check "crash still ran after it" grep -q '^PID: .*COMMAND: "labtrig"' "$r/reader-crash-vmcore.out"
+check "drgn still ran after it" grep -q '^crashed thread: labtrig' "$r/reader-drgn-vmcore.out"
+check "and the readers that ran agree: 2 of 3 verdicts, not called the 3" \
+	[ "$(jq -c '.agreement[] | select(.dump == "vmcore") | [.verdicts, .same, .agree]' "$r/readers.json")" = '[2,true,false]' ]
+check "the summary says only 2 of the 3 gave a verdict" \
+	grep -q '^stackov in crash, gdb and drgn, on vmcore: only 2 of the 3 readers gave a verdict (crash drgn); those agree' "$s/report.out"
 rm -rf "$s"
 finish

@@ -23,7 +23,7 @@ for s in ${ONLY:-$("$LAB_ROOT/vm/list.sh" | cut -d' ' -f1)}; do
 	boot "$s" VARIANT=novmap SCENARIO="$s" VM_TIMEOUT=30
 	klog >"$run/klog.txt"
 	check "$s: the scenario ran on novmap" grep -q "lkdtm_ext: Performing $s " "$run/klog.txt"
-	expect_outcome "$s" novmap "$(cat "$run/result")" "$run/klog.txt"
+	expect_outcome "$s" novmap "$(run_outcome "$run")" "$run/klog.txt"
 	lifecycle_numbers "$s" "$run/klog.txt"
 	outcome
 done

@@ -41,10 +41,12 @@ kill_at() {
 	wait "$bg" || rc=$?
 	sed 's/^/    /' "$s/$n.out" | tail -2
 	check "killed $when: the run exits non-zero (status $rc)" [ "$rc" != 0 ]
-	check "its result is error" [ "$(cat "$r/result")" = error ]
+	check "its outcome is error" [ "$(run_outcome "$r")" = error ]
 	check "one line gives the reason: QEMU was killed by signal KILL$reason" \
 		one_line "$s/$n.out" "^==> run error: QEMU was killed by signal KILL after [0-9]* s$reason"
-	check "the run's manifest keeps the reason" grep -q '^error=QEMU was killed by signal KILL' "$r/run.env"
+	check "the run's record keeps the reason ($(run_reason "$r"))" \
+		sh -c "echo '$(run_reason "$r")' | grep -q '^QEMU was killed by signal KILL after [0-9]* s$reason'"
+	check "the record says no dump of the boot was captured" [ "$(rec_get "$r" '.boots[0].captured | length')" = 0 ]
 	check "no vmcore, no vmcore.elf, no dump disk is left" \
 		sh -c "[ ! -e '$r/vmcore' ] && [ ! -e '$r/vmcore.elf' ] && ! ls '$r'/*.disk >/dev/null 2>&1"
 	check "no QEMU is left" no_qemu "$r"
@@ -62,7 +64,7 @@ kill_at kill-kdump "during the kdump copy" '^lab: capture kernel up' 120 \
 # 3. The next run works.
 r=$s/after
 RUN_DIR=$r LAB_MODE=probe LAB_LATEST=0 vm/boot/qemu.sh >"$s/after.out" 2>&1 || true
-check "the next boot works (result $(cat "$r/result" 2>/dev/null))" [ "$(cat "$r/result" 2>/dev/null)" = poweroff ]
+check "the next boot works (outcome $(run_outcome "$r" 2>/dev/null))" [ "$(run_outcome "$r" 2>/dev/null)" = poweroff ]
 
 # 4. The capture kernel fails: 40M is too little for it (bench-crashkernel: 48M is on the edge, 32M never starts it).
 r=$s/small-ck
@@ -72,7 +74,8 @@ grep -E '^==> kdump failed|^stack overflow:|^stackov in' "$s/small-ck.out" | sed
 check "crashkernel=40M: no vmcore from kdump" [ ! -e "$r/vmcore" ]
 check "one line says kdump failed and why (the capture kernel's own words)" \
 	one_line "$s/small-ck.out" '^==> kdump failed: the capture kernel failed: .*(Out of memory|Kernel panic)'
-check "the manifest keeps it" grep -q '^kdump_error=the capture kernel failed: ' "$r/run.env"
+check "the record keeps it, and the boot's outcome is capture-failed" \
+	sh -c "[ '$(run_outcome "$r")' = capture-failed ] && echo '$(rec_get "$r" '.boots[0].kdump_error')' | grep -q '^the capture kernel failed: '"
 check "QEMU's own dump was taken" [ -s "$r/qemu-vmcore" ]
 check "and the report reads it: a TASK stack overflow, the readers agree" \
 	sh -c "grep -q '^stack overflow: TASK stack' '$s/small-ck.out' &&
@@ -97,12 +100,24 @@ if mount -t tmpfs -o size=40M tmpfs "$m"; then
 		vm/demo.sh >"$s/full.out" 2>&1 || rc=$?
 	grep -E 'full|failed|MiB' "$s/full.out" | sed 's/^/    /'
 	check "a 100 MiB out/: a line names the full filesystem" grep -q "($m is full: [0-9]* KiB free)" "$s/full.out"
-	check "no partial dump: every dump left is whole" sh -c "
-		for f in '$m/run/vmcore' '$m/run/vmcore.elf'; do
-			[ -e \"\$f\" ] || continue
-			[ \"\$(stat -c %s \"\$f\")\" = \"\$(cat \"\$f.size\" 2>/dev/null)\" ] || exit 1
-			\"\$('$LAB_ROOT/vm/builders/host-tools.sh' vmcore-check)\" \"\$f\" || exit 1
-		done"
+	# The kdump-compressed dump (12 MiB) fits; the ELF one does not. Each
+	# dump the record names is either whole, its size as written, or
+	# named as missing with the reason.
+	vc=$("$LAB_ROOT/vm/builders/host-tools.sh" vmcore-check)
+	whole() { [ -f "$1" ] && [ "$(stat -c %s "$1")" = "$(rec_get "$m/run" '.dumps[] | select(.name == $n) | .size' --arg n "${1##*/}")" ] && "$vc" "$1" >/dev/null; }
+	check "the kdump-compressed vmcore is there, and whole" whole "$m/run/vmcore"
+	rec_get "$m/run" '.dumps[] | .name + " " + (.captured | tostring) + " " + (.reason // "-")' | sed 's/^/    dump: /'
+	others_ok() {
+		for n in $(rec_get "$m/run" '.dumps[] | select(.name != "vmcore") | .name'); do
+			if [ "$(rec_get "$m/run" '.dumps[] | select(.name == $n) | .captured' --arg n "$n")" = true ]; then
+				whole "$m/run/$n" || return 1
+			else
+				[ ! -e "$m/run/$n" ] && [ -n "$(rec_get "$m/run" '.dumps[] | select(.name == $n) | .reason' --arg n "$n")" ] || return 1
+			fi
+		done
+	}
+	check "every other dump is whole, or gone with its reason in the record" others_ok
+	check "the record names vmcore.elf" [ "$(rec_get "$m/run" '[.dumps[] | select(.name == "vmcore.elf")] | length')" = 1 ]
 	check "no temporary file is left" sh -c "! ls '$m/run/'*.tmp >/dev/null 2>&1"
 	check "no QEMU is left" no_qemu "$m/run"
 	cp "$s/full.out" "$s/full.kept.out"

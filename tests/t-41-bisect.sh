@@ -6,8 +6,10 @@
 . "$(dirname -- "$0")/lib.sh"
 
 cd "$LAB_ROOT" || exit 1
-out=$("$LAB_ROOT/vm/builders/bisect.sh" 2>&1) || true
+brc=0
+out=$("$LAB_ROOT/vm/builders/bisect.sh" 2>&1) || brc=$?
 echo "$out"
+check "vm/builders/bisect.sh went through the series (status $brc)" [ "$brc" = 0 ]
 pd=$KERNEL_PATCHES
 list=$(series_patches "$pd")
 check "the series of ${LINUX:-6.1} is not empty ($pd)" [ -n "$list" ]

@@ -21,14 +21,14 @@ armed_and_loaded() { has '^lab: kdump armed' && has '^lab: usermod: loading deep
 check "it was loaded by insmod with kdump armed" armed_and_loaded
 check "the kernel reports the overflow" grep -q 'BUG: TASK stack guard page was hit at' "$run/vmcore.dmesg"
 check "the oops names deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node\+0x[0-9a-f]+/0x[0-9a-f]+ \[deep_parse\]' "$run/vmcore.dmesg"
-check "crash: the panic task is insmod" grep -Eq '^PID: [0-9]+ +TASK: .*COMMAND: "insmod"' "$run/report.txt"
-check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node at [0-9a-f]+ \[deep_parse\]' "$run/report.txt"
-check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/report.txt"
-check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/report.txt"
-check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_parse_node \(.*deep_parse\.c' "$run/report.txt"
+check "crash: the panic task is insmod" grep -Eq '^PID: [0-9]+ +TASK: .*COMMAND: "insmod"' "$run/reader-crash-vmcore.out"
+check "crash: its bt has deep_parse_node [deep_parse]" grep -Eq 'deep_parse_node at [0-9a-f]+ \[deep_parse\]' "$run/reader-crash-vmcore.out"
+check "drgn: the crashed thread is insmod" grep -q '^crashed thread: insmod pid' "$run/reader-drgn-vmcore.out"
+check "drgn: with the module's source lines" grep -Eq 'deep_parse_node at deep_parse\.c:[0-9]+' "$run/reader-drgn-vmcore.out"
+check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_parse_node \(.*deep_parse\.c' "$run/reader-gdb-vmcore.out"
 # the log alone, given vmlinux and the module's .ko, says what crash's
 # stackov says on the dump (stack, task, entry, per-frame bytes)
-readers_agree deep_parse "$run" deep_parse_node vmcore
+readers_agree deep_parse "$run" deep_parse_node yes vmcore
 explain_agrees deep_parse "$run"
 
 # A mutual recursion through three functions (tests/modules/mutual_recursion):
@@ -39,20 +39,21 @@ rc=0
 make -s overflow-demo MODULE=$m/mutual_recursion QEMU_DUMP=0 LAB_SHOW=0 >"$LAB_OUT/mod-mutual.out" 2>&1 || rc=$?
 check "MODULE=mutual_recursion: make overflow-demo exits 0" [ $rc = 0 ]
 mrun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
-cyc=$(sed -n 's/^  cycle:     mr_term -> mr_factor -> mr_expr x\([0-9]*\) (\([0-9]*\) bytes per cycle)$/\1 \2/p' "$mrun/report.txt" | head -1)
+cyc=$(jq -r .cycle "$mrun/stackov-crash-vmcore.json" |
+	sed -n 's/^mr_term -> mr_factor -> mr_expr x\([0-9]*\) (\([0-9]*\) bytes per cycle)$/\1 \2/p')
 reps=${cyc% *} bytes=${cyc#* }
 echo "stackov's cycle: ${reps:-?} times, ${bytes:-?} bytes per cycle"
 check "stackov folds mr_term -> mr_factor -> mr_expr into one cycle" [ -n "$cyc" ]
 check "its bytes per cycle (${bytes:-?}) cover the three buffers, plus at most 64 per frame" \
 	sh -c "[ ${bytes:-0} -ge 320 ] && [ ${bytes:-999} -lt $((320 + 3 * 64)) ]"
-n=$(sed -n '/^===== drgn on vmcore/,$p' "$mrun/report.txt" | grep -cE ' mr_(expr|term|factor) at ')
+n=$(sed -n '/^stack trace (/,/^$/p' "$mrun/reader-drgn-vmcore.out" | grep -cE ' mr_(expr|term|factor) at ')
 check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 3)" \
 	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
 
-readers_agree mutual_recursion "$mrun" mr_expr vmcore
+readers_agree mutual_recursion "$mrun" mr_expr yes vmcore
 explain_agrees mutual_recursion "$mrun"
 check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder's" \
-	gdb_frames_in "$mrun/report.txt" "gdb on vmcore.elf" "drgn on vmcore"
+	gdb_frames_in "$mrun" vmcore drgn
 # Not against crash's bt here: it drops the frame of the module's init
 # function (text it names _MODULE_INIT_START_mutual_recursion), which gdb,
 # drgn and crash's stackov all list; readers_agree compares stackov's.

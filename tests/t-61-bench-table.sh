@@ -88,7 +88,9 @@ LAB_OUT=$b "$LAB_ROOT/bench/record.sh" bench-table printf '# T\n| a | b |\n|---|
 printf '%s\n' intro '<!-- bench bench-fake -->' old '<!-- end bench bench-fake -->' \
 	'<!-- bench bench-table -->' old '<!-- end bench bench-table -->' \
 	'<!-- bench bench-none -->' 'kept as it was' '<!-- end bench bench-none -->' outro >"$b/page.md"
-LAB_OUT=$b "$LAB_ROOT/bench/doc.sh" "$b/page.md" >"$b/doc.out" 2>&1 || true
+drc=0
+LAB_OUT=$b "$LAB_ROOT/bench/doc.sh" "$b/page.md" >"$b/doc.out" 2>&1 || drc=$?
+check "doc.sh: a page with a section of no record is still made (status $drc)" [ "$drc" = 0 ]
 section() { sed -n "/^<!-- bench $1 -->\$/,/^<!-- end bench $1 -->\$/p" "$b/page.md" | sed '1d;$d'; }
 text_in_block() {
 	section bench-fake | head -1 | grep -q '^Measured by make bench-fake, ' &&

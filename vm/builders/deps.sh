@@ -1,7 +1,10 @@
 #!/bin/sh
-# vm/builders/deps.sh - install, with apt, whatever the lab needs that is missing,
-# the chosen kernel's own packages (KERNEL_DEPS, default KERNEL_PACKAGE) among it.
-# Idempotent, and silent when everything is there.
+# vm/builders/deps.sh [check] - install, with apt, whatever the lab needs
+# that is missing, the chosen kernel's own packages (KERNEL_DEPS, default
+# KERNEL_PACKAGE) among it. "check": only what make check's fast tier needs
+# (no QEMU, no crash): the compilers and libraries of the host tools, jq,
+# the shell linter, and linux-source-6.1 for checkpatch.pl. Idempotent, and
+# silent when everything is there.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -10,7 +13,11 @@ PKGS="${KERNEL_DEPS-$KERNEL_PACKAGE} qemu-system-x86 gdb crash kexec-tools maked
 python3-drgn busybox-static gcc make bc flex bison libelf-dev libdw-dev libcapstone-dev libssl-dev
 cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev
-zlib1g-dev texinfo shellcheck util-linux diffutils gzip"
+zlib1g-dev texinfo shellcheck util-linux diffutils gzip jq"
+if [ "${1:-}" = check ]; then
+	PKGS="linux-source-6.1 gcc make libc6-dev libelf-dev libdw-dev binutils python3 perl git
+shellcheck jq xz-utils util-linux diffutils"
+fi
 
 missing=""
 for p in $PKGS; do
