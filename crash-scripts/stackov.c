@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stackov: a crash extension that explains a kernel stack overflow from
- * the dump alone: which stack the fault hit (task, IRQ, exception), its
- * bounds and guard page, where the fault was, the task and context, and
- * the frames of the overflowed stack with recursion folded into a cycle.
- * This file is the command; verdict.h says where each step lives.
+ * the dump alone. crash answers libstackov's questions (readmem,
+ * symbol_value, MEMBER_OFFSET, VMCOREINFO) and libstackov, the lab's one
+ * engine, decides and words the verdict, as it does for gdb and drgn.
  *
- * Build against the defs.h of the crash that reads the dump:
- *   gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles \
- *	-DX86_64 -I CRASH_SRC -o stackov.so *.c
- * then in crash: extend stackov.so; help stackov.
+ * Built with libstackov's sources, against the defs.h of the crash that
+ * reads the dump (vm/builders/crash-ext.sh):
+ *   gcc -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 \
+ *	-I CRASH_SRC -I libstackov -o stackov.so stackov.c ENGINE.c -lelf -lz
+ * then in crash: extend stackov.so; help stackov. With STACKOV_RECORD=FILE
+ * in crash's environment, every answer crash gave is recorded into FILE,
+ * for stackov-replay.
  */
-#include "verdict.h"
+#include "defs.h"
+#include "stackov.h"
 
 static void cmd_stackov(void);
 static char *help_stackov[];
@@ -26,94 +29,98 @@ static void __attribute__((constructor)) stackov_init(void)
 	register_extension(command_table);
 }
 
-struct verdict v;
+static int t_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	return readmem(addr, KVADDR, buf, len, "stackov", RETURN_ON_ERROR | QUIET) ? 0 : -1;
+}
+
+static int t_symbol(void *ctx, const char *name, uint64_t *addr)
+{
+	(void)ctx;
+	if (!symbol_exists((char *)name))
+		return -1;
+	*addr = symbol_value((char *)name);
+	return 0;
+}
+
+static long t_struct_size(void *ctx, const char *name)
+{
+	(void)ctx;
+	return STRUCT_SIZE((char *)name);
+}
+
+static long t_member_offset(void *ctx, const char *s, const char *m)
+{
+	long off = MEMBER_OFFSET((char *)s, (char *)m);
+
+	(void)ctx;
+	return off >= 0 ? off : ANON_MEMBER_OFFSET((char *)s, (char *)m);
+}
+
+static long t_member_size(void *ctx, const char *s, const char *m)
+{
+	long size = MEMBER_SIZE((char *)s, (char *)m);
+
+	(void)ctx;
+	return size > 0 ? size : ANON_MEMBER_SIZE((char *)s, (char *)m);
+}
+
+static long t_array_len(void *ctx, const char *sym)
+{
+	(void)ctx;
+	return symbol_exists((char *)sym) ? get_array_length((char *)sym, NULL, 0) : -1;
+}
+
+static int t_vmcoreinfo(void *ctx, const char *key, char *buf, size_t len)
+{
+	char *v = pc->read_vmcoreinfo ? pc->read_vmcoreinfo(key) : NULL;
+
+	(void)ctx;
+	if (!v)
+		return -1;
+	snprintf(buf, len, "%s", v);
+	free(v);
+	return 0;
+}
 
 static void cmd_stackov(void)
 {
-	int c, json = 0, irq = 0, all = 0, cached = 0;
-	ulong value;
-	long off;
+	struct stackov_target t = {
+		.read = t_read,
+		.symbol = t_symbol,
+		.struct_size = t_struct_size,
+		.member_offset = t_member_offset,
+		.member_size = t_member_size,
+		.array_len = t_array_len,
+		.vmcoreinfo = t_vmcoreinfo,
+		.vmlinux = pc->namelist,
+	};
+	char err[256], *out = NULL, *rec = getenv("STACKOV_RECORD");
+	struct stackov *s;
+	int r;
 
-	while ((c = getopt(argcnt, args, "acij")) != EOF) {
-		switch (c) {
-		case 'a':
-			all = 1;
-			break;
-		case 'c':
-			cached = 1;
-			break;
-		case 'i':
-			irq = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			argerrs++;
-			break;
-		}
-	}
-	if (argerrs)
-		cmd_usage(pc->curcmd, SYNOPSIS);
 	if (!machine_type("X86_64"))
 		error(FATAL, "only x86_64 dumps are supported\n");
-	off = MEMBER_OFFSET("task_struct", "stack");
-	if (off < 0 || !symbol_exists("cea_exception_stacks") || STRUCT_SIZE("pt_regs") <= 0)
-		error(FATAL, "this dump lacks the symbols it needs (task_struct.stack, cea_exception_stacks, pt_regs)\n");
-	if (irq) {
-		print_cpu_stacks();
+	s = stackov_open(&t, err, sizeof(err));
+	if (!s)
+		error(FATAL, "%s\n", err);
+	if (rec && *rec && stackov_record(s, rec))
+		error(INFO, "stackov: cannot record into %s\n", rec);
+	/* crash's own args: the command's name, then its words. */
+	r = stackov_command(s, argcnt, args, &out);
+	stackov_close(s);
+	/* A refusal is crash's error: the one line, and the next command goes on. */
+	if (r) {
+		out[strcspn(out, "\n")] = '\0';
+		error(INFO, "%s\n", out + (strncmp(out, "stackov: ", 9) ? 0 : 9));
+		stackov_free(out);
+		if (r == 2)
+			cmd_usage(pc->curcmd, SYNOPSIS);
 		return;
 	}
-	if (all) {
-		print_all_usage(off);
-		return;
-	}
-	if (cached) {
-		print_cached();
-		return;
-	}
-
-	BZERO(&v, sizeof(v));
-	if (args[optind]) {
-		switch (str_to_context(args[optind], &value, &v.tc)) {
-		case STR_PID:
-		case STR_TASK:
-			break;
-		default:
-			error(FATAL, "no task or pid %s in this dump\n", args[optind]);
-		}
-	} else {
-		if (!tt->panic_task)
-			error(FATAL, "this dump has no panic task; name a pid or task\n");
-		v.tc = task_to_context(tt->panic_task);
-		if (!v.tc)
-			error(FATAL, "the panic task %lx is not in the task list\n", tt->panic_task);
-	}
-	v.cpu = v.tc->processor;
-	if (!read_ulong(v.tc->task + off, &v.task_stack))
-		error(FATAL, "cannot read the stack pointer of task %lx\n", v.tc->task);
-	if (MEMBER_OFFSET("task_struct", "stack_vm_area") >= 0)
-		read_ulong(v.tc->task + MEMBER_OFFSET("task_struct", "stack_vm_area"), &v.task_vm);
-	find_regions();
-	if (v.tc->task != tt->panic_task)
-		error(FATAL, "pid %ld \"%s\" is not the panic task: it did not overflow its stack\n",
-		      v.tc->pid, v.tc->comm);
-	read_df_regs();
-	if (!v.have_regs)
-		error(FATAL, "cpu %d took no double fault: no stack overflow to explain (see bt)\n",
-		      v.cpu);
-	find_fault();
-	if (!v.stack || !v.hit || (!v.hit->guard && v.hit == v.stack && v.fault >= v.stack->lo))
-		error(FATAL, "the double fault at %lx (rsp %lx) is not below a known stack: %s\n",
-		      v.ip, v.sp, v.hit ? "inside a stack" : "outside every stack of cpu (a frame that skipped the guard?)");
-	walk_frames();
-	fold_cycle();
-	find_context();
-	find_entry();
-	if (json)
-		print_json();
-	else
-		print_text();
+	fputs(out, fp);
+	stackov_free(out);
 }
 
 static char *help_stackov[] = {
@@ -125,9 +132,10 @@ static char *help_stackov[] = {
 	"  its bounds and guard page, the faulting address and how far below the",
 	"  stack it is, the task and the context (task, kthread, kworker with its",
 	"  work function, hardirq, softirq), the state of STACK_END_MAGIC, and the",
-	"  frames on the frame-pointer chain from the registers the double-fault",
-	"  handler saved, with the bytes each frame uses and recursion folded",
-	"  into a cycle. The default task is the panic task.",
+	"  frames from the registers the double-fault handler saved (on the ORC",
+	"  unwind, or the frame-pointer chain), with the bytes each frame uses and",
+	"  recursion folded into a cycle. The default task is the panic task.",
+	"  The words are libstackov's: gdb's and drgn's stackov say the same.",
 	"",
 	"    -a  every task's stack high-water mark, deepest first",
 	"    -c  each CPU's cached stacks, with their vm_structs",

@@ -9,23 +9,44 @@ the stack its stack pointer is on: TASK (the task's own stack), TASK-GUARD
 (the page below it), IRQ and IRQ-GUARD (the CPU's hardirq stack and the
 page below it), an exception stack (DF, NMI, DB, MCE, VC...), or ? (none
 of those), and drgn's own stack pointer for it (sp, of a run's first
-frame). The stacks are rules/stackov/regions.py's, as stackov's; a test
-that checks where a frame is reads the sp, not the name.
+frame). The stacks and the crashed task are libstackov's (the engine's
+stackov-current and stackov-stacks), as stackov's; a test that checks
+where a frame is reads the sp, not the name.
 """
+import json
 import sys
+
+import drgn
 
 from drgn import Object
 from drgn.helpers.linux.sched import task_cpu
 
-from stackov_drgn import DrgnTarget, open_dump  # puts rules/ on the path
-from stackov.regions import region_of, regions_of  # noqa: E402
-from stackov.target import Unreadable  # noqa: E402
-from stackov.tasks import current_task  # noqa: E402
+from stackov_drgn import engine, open_dump  # puts libstackov/ on the path
+import stackov  # noqa: E402
+
+
+def ask(e, line):
+    """An engine command's JSON, or None when it refused."""
+    status, text = e.command(line)
+    return json.loads(text) if status == 0 else None
+
+
+class Region(object):
+    def __init__(self, d):
+        self.name, self.lo, self.hi = d["name"], int(d["lo"], 16), int(d["hi"], 16)
+
+
+def regions_of(e, task):
+    """The stacks of @task (an address): its own, and its CPU's."""
+    d = ask(e, "stackov-stacks -j %#x" % task)
+    return [Region(r) for r in d["regions"]] if d else []
 
 
 def stack_kind(stacks, sp):
-    r = region_of(stacks, sp)
-    return r.name if r else "?"
+    for r in stacks:
+        if r.lo <= sp < r.hi:
+            return r.name
+    return "?"
 
 
 def main(argv):
@@ -38,26 +59,28 @@ def main(argv):
     task = thread.object
     # drgn takes QEMU's dump's first CPU for the crashed one: the task that
     # panicked is the one on panic_cpu, as crash and stackov take it.
-    target = DrgnTarget(prog, debug[0])
-    cpu = None
     try:
-        cpu = target.panic_cpu()
-        panic = current_task(target, cpu) if cpu is not None else None
-    except Unreadable:
-        panic = None
+        e = engine(prog, debug[0], vmcore)
+    except stackov.Refusal as err:
+        sys.exit("drgn: %s" % err)
+    cur = ask(e, "stackov-current")
+    cpu = cur["cpu"] if cur else None
+    panic = int(cur["task"], 16) if cur else None
+    pt_regs = prog.type("struct pt_regs").size
     regs = None
     if panic and panic != task.value_():
         # Its registers are where its double fault saved them, at the top
         # of the CPU's DF stack; drgn unwinds from a struct pt_regs.
         task = Object(prog, "struct task_struct *", value=panic)
-        df = [r for r in regions_of(target, cpu, 0) if r.name == "DF"]
+        df = [r for r in regions_of(e, panic) if r.name == "DF"]
         if df:
-            regs = Object(prog, "struct pt_regs *", value=df[0].hi - target.sizeof("pt_regs"))
+            regs = Object(prog, "struct pt_regs *", value=df[0].hi - pt_regs)
         print("drgn's crashed thread is pid %d on cpu %d; the task on panic_cpu %d is"
               " pid %d, unwound from the registers its double fault saved"
               % (thread.object.pid.value_(), task_cpu(thread.object), cpu, task.pid.value_()))
-    thread_size = target.thread_size()
+    thread_size = cur["thread_size"] if cur else 16384
     lo = task.stack.value_()
+    print("drgn version:   %s" % drgn.__version__)
     print("crashed thread: %s pid %d (task_struct %#x)" % (
         task.comm.string_().decode(), task.pid.value_(), task.value_()))
     print("cpu:            %d" % task_cpu(task))
@@ -67,10 +90,10 @@ def main(argv):
         # drgn 0.0.31 takes a QEMU dump's registers as the CPU held them
         # when QEMU paused it: in panic(), on the DF stack. The overflow is
         # in the registers the double fault saved at the top of that stack.
-        if regs is None and cpu is not None and len(trace):
-            df = [r for r in regions_of(target, cpu, 0) if r.name == "DF"]
+        if regs is None and panic is not None and len(trace):
+            df = [r for r in regions_of(e, panic) if r.name == "DF"]
             if df and df[0].lo <= trace[0].sp < df[0].hi:
-                regs = Object(prog, "struct pt_regs *", value=df[0].hi - target.sizeof("pt_regs"))
+                regs = Object(prog, "struct pt_regs *", value=df[0].hi - pt_regs)
                 print("drgn's registers for pid %d are panic()'s, on the DF stack; unwound from"
                       " the registers its double fault saved" % task.pid.value_())
                 trace = prog.stack_trace(regs)
@@ -86,7 +109,7 @@ def main(argv):
         print("rsp:            %#x (%s)" % (rsp, rel))
     except (LookupError, IndexError):
         pass
-    stacks = regions_of(target, task_cpu(task), lo)
+    stacks = regions_of(e, task.value_())
     # One function inlined within an inlined instance of itself (6.12's
     # __run_timer_base, as addr2line -i shows it too) is two of drgn's
     # frames with the same pc, name and stack pointer: one call, one frame.
@@ -124,13 +147,21 @@ def main(argv):
         except LookupError:
             src = ""
         if src == "" or src.split(":")[0].endswith(".S"):
-            name = target.func_name(pc) or frame.name or "??"
+            name = kallsyms_name(e, pc) or frame.name or "??"
         else:
-            name = frame.name or target.func_name(pc) or "??"
+            name = frame.name or kallsyms_name(e, pc) or "??"
         span = "#%d" % i if i == j else "#%d-#%d" % (i, j)
         times = "" if i == j else " (x%d)" % (j - i + 1)
         print("  %-9s %#x %s%s%s [%s] sp %#x" % (span, pc, name, src, times, kind, frame.sp))
         i = j + 1
+
+
+def kallsyms_name(e, pc):
+    """@pc's function as kallsyms (and stackov) names it: the nearest
+    symbol at or below it, a label inside the entry code included."""
+    status, text = e.command("stackov-name %#x" % pc)
+    name = text.strip()
+    return name if status == 0 and name != "?" else None
 
 
 def pc_of(frame):

@@ -1,21 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """stackov-lab: a stack overflow explained by drgn, in crash's stackov words.
 
-usage: /usr/bin/python3 drgn-scripts/stackov_drgn.py [-j | -a | -c | -i]
+usage: python3 drgn-scripts/stackov_drgn.py [-j | -a | -c | -i]
            VMCORE VMLINUX [MODULE.ko...] [-- PID | TASK]
 
-The same verdict as crash's `stackov` (crash-scripts/): the stack
-the fault hit, its bounds and guard page, the fault address, the task, its
-context and entry path, and the frame-pointer chain with recursion folded
-into a cycle. The rules are rules/stackov/'s, which gdb's
-helpers import the same way; this file only gives it drgn's view of the dump.
+drgn answers libstackov's questions (its memory, symbols and types) and
+the engine (libstackov/, through its ctypes binding) decides and words
+the verdict, as it does in crash and gdb:
 
     -j  the verdict as one JSON object on one line
     -a  every task's stack high-water mark, deepest first
     -c  each CPU's cached stacks, with their vm_structs
     -i  every CPU's IRQ and exception stacks, with their guards
 A dump with no overflow to explain gets one line, "stackov: ...", and
-exit status 1.
+exit status 1. STACKOV_RECORD=FILE records every answer drgn gave.
 """
 import os
 import sys
@@ -23,31 +21,24 @@ import sys
 import drgn
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "rules"))
-from stackov.lifecycle import cached_lines, usage_lines  # noqa: E402
-from stackov.target import Refusal, Target, Unreadable  # noqa: E402
-from stackov.tasks import find_task  # noqa: E402
-from stackov.text import cpu_stack_lines  # noqa: E402
-from stackov.verdict import Verdict  # noqa: E402
-from stackov.vmcoreinfo import mismatch  # noqa: E402
+                                "..", "libstackov"))
+import stackov  # noqa: E402
 
 
-class DrgnTarget(Target):
-    def __init__(self, prog, vmlinux):
+class DrgnTarget(stackov.Target):
+    def __init__(self, prog, vmlinux, vmcore=None):
+        stackov.Target.__init__(self, vmlinux)
         self.prog = prog
-        self.path = vmlinux
+        self.vmcore = vmcore
         self._types = {}
 
     def read(self, addr, n):
         try:
             return self.prog.read(addr, n)
-        except drgn.FaultError as e:
-            raise Unreadable(str(e))
+        except drgn.FaultError:
+            return None
 
-    def u64(self, addr):
-        return int.from_bytes(self.read(addr, 8), "little")
-
-    def sym(self, name):
+    def symbol(self, name):
         try:
             return self.prog.symbol(name).address
         except LookupError:
@@ -61,7 +52,7 @@ class DrgnTarget(Target):
                 self._types[struct] = None
         return self._types[struct]
 
-    def sizeof(self, struct):
+    def struct_size(self, struct):
         t = self.type(struct)
         return t.size if t is not None else None
 
@@ -72,21 +63,13 @@ class DrgnTarget(Target):
         except LookupError:
             return None
 
-    def offsetof(self, struct, member):
+    def member_offset(self, struct, member):
         m = self._member(struct, member)
         return m.offset if m is not None else None
-
-    def has_member(self, struct, member):
-        return self._member(struct, member) is not None
 
     def member_size(self, struct, member):
         m = self._member(struct, member)
         return drgn.sizeof(m.type) if m is not None else None
-
-    def member_type(self, struct, member):
-        m = self._member(struct, member)
-        t = m.type if m is not None else None
-        return t.tag if t is not None and t.kind == drgn.TypeKind.STRUCT else None
 
     def array_len(self, name):
         try:
@@ -94,21 +77,17 @@ class DrgnTarget(Target):
         except (LookupError, AttributeError):
             return None
 
-    def vmlinux(self):
-        return self.path
-
-    def panic_cpu(self):
-        cpu = self.u32(self.sym("panic_cpu"))
-        return cpu if cpu < 1 << 31 else None
+    def vmcoreinfo(self, key):
+        return stackov.dump_info(self.vmcore, key) if self.vmcore else None
 
 
 def open_dump(vmcore, debug):
-    # A vmlinux of another kernel gives a wrong report, never an error:
-    # refuse it, in one line naming both build ids.
+    """drgn's Program on the dump; a vmlinux of another kernel gives a wrong
+    report, never an error: refused, in one line naming both build ids."""
     try:
-        bad = mismatch(vmcore, debug[0])
-    except (OSError, ValueError) as e:
-        sys.exit("drgn: cannot open %s: %s" % (vmcore, e))
+        bad = stackov.dump_mismatch(vmcore, debug[0])
+    except stackov.Refusal as e:
+        sys.exit("drgn: %s" % e)
     if bad:
         print("stackov: %s" % bad)
         sys.exit(1)
@@ -124,32 +103,30 @@ def open_dump(vmcore, debug):
     return prog
 
 
+def engine(prog, vmlinux, vmcore=None):
+    """libstackov on drgn's view of the dump."""
+    return stackov.Engine(DrgnTarget(prog, vmlinux, vmcore),
+                          record=os.environ.get("STACKOV_RECORD") or None)
+
+
 def main(argv):
     opts = [a for a in argv[1:] if a in ("-j", "-a", "-c", "-i")]
     rest = [a for a in argv[1:] if a not in opts]
-    who = None
+    who = ""
     if "--" in rest:
-        who = rest[rest.index("--") + 1:]
+        who = " ".join(rest[rest.index("--") + 1:][:1])
         rest = rest[:rest.index("--")]
-        who = who[0] if who else None
     if len(rest) < 2 or len(opts) > 1:
         sys.exit(__doc__.strip())
-    t = DrgnTarget(open_dump(rest[0], rest[1:]), rest[1])
     try:
-        if opts == ["-a"]:
-            print("\n".join(usage_lines(t)))
-        elif opts == ["-c"]:
-            print("\n".join(cached_lines(t)))
-        elif opts == ["-i"]:
-            print("\n".join(cpu_stack_lines(t)))
-        else:
-            task = find_task(t, who) if who else None
-            v = Verdict(t, task)
-            print(v.json() if opts == ["-j"] else v.text())
-    except Refusal as e:
-        print("stackov: %s" % e)
+        e = engine(open_dump(rest[0], rest[1:]), rest[1], rest[0])
+        status, text = e.command(" ".join(["stackov"] + opts + ([who] if who else [])))
+        e.close()
+    except stackov.Refusal as err:
+        print("stackov: %s" % err)
         return 1
-    return 0
+    sys.stdout.write(text)
+    return 1 if status else 0
 
 
 if __name__ == "__main__":

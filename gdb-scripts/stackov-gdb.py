@@ -3,8 +3,9 @@
 # Load stackov-lab's gdb helpers (gdb-scripts/stackov_gdb/), next to the
 # kernel's own vmlinux-gdb.py: source gdb-scripts/stackov-gdb.py
 # make gdb and the report load it. "help user-defined" does not list
-# them; "apropos stackov" does. The rules they follow are the package
-# stackov in rules/, which drgn's reader imports the same way.
+# them; "apropos stackov" does. They answer the questions of libstackov,
+# the lab's engine, through its ctypes binding (libstackov/stackov.py),
+# which drgn's reader uses the same way: the engine decides and words.
 
 import os
 import sys
@@ -13,7 +14,7 @@ import gdb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "rules"))
+sys.path.insert(0, os.path.join(HERE, "..", "libstackov"))
 
 import stackov_gdb.stacks  # noqa: E402,F401
 import stackov_gdb.bt  # noqa: E402,F401

@@ -21,12 +21,10 @@
 #include <string.h>
 
 #include "stackov-log.h"
+#include "stackov.h"
 
 #define DWARF_REG_RBP	6
 #define DWARF_REG_RSP	7
-#define ORC_REG_SP	5
-#define ORC_TYPE_CALL	0	/* 6.1: type:2, end:1 */
-#define ORC_TYPE_CALL_6_4	2	/* 6.4 on: type:3 (0 undefined, 1 end), signal:1 */
 
 static Dwfl *dwfl;
 static Dwfl_Module *kernel;
@@ -35,7 +33,7 @@ static char banner[256];
 static int orc_6_4;	/* the kernel writes 6.4's struct orc_entry */
 
 /* vmlinux's ORC table: each entry's address, and the entries. */
-static GElf_Addr *orc_ip;
+static uint64_t *orc_ip;
 static const unsigned char *orc_u;
 static size_t orc_num;
 
@@ -117,30 +115,64 @@ static void load_orc(Elf *elf)
 	orc_u = u->d_buf;
 }
 
-/* The ORC entry's CFA offset from %rsp at @ip; -1 if it is not %rsp-based. */
+/*
+ * The ORC entry's CFA offset from %rsp at @ip; -1 if it is not %rsp-based:
+ * the engine's decoder, on the file's tables.
+ */
 static long orc_bytes(GElf_Addr ip)
 {
-	size_t lo = 0, hi = orc_num;
-	const unsigned char *p;
-	unsigned int bits;
+	struct stackov_orc_entry e;
+	long i = stackov_orc_search(orc_ip, (long)orc_num, ip);
 
-	if (!orc_num || ip < orc_ip[0])
+	if (i < 0)
 		return -1;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	stackov_orc_decode(orc_u + 6 * i, orc_6_4, &e);
+	return stackov_orc_frame_bytes(&e);
+}
 
-		if (orc_ip[mid] <= ip)
-			lo = mid;
-		else
-			hi = mid;
+/* Whether @die defines struct @st: -1 if not, else whether it has a member @m. */
+static int defines(Dwarf_Die *die, const char *st, const char *m)
+{
+	Dwarf_Die mem;
+	const char *name = dwarf_diename(die);
+
+	if (dwarf_tag(die) != DW_TAG_structure_type || !dwarf_hasattr(die, DW_AT_byte_size) ||
+	    !name || strcmp(name, st))
+		return -1;
+	if (dwarf_child(die, &mem) == 0)
+		do {
+			name = dwarf_diename(&mem);
+			if (name && !strcmp(name, m))
+				return 1;
+		} while (dwarf_siblingof(&mem, &mem) == 0);
+	return 0;
+}
+
+/*
+ * Whether @mod's DWARF has a struct @st with a member @m: how the dump
+ * readers tell 6.4's struct orc_entry (a member "signal") from 6.1's, by
+ * the kernel's own types, never by its version (a backport keeps its
+ * version). A struct is defined at a CU's top level.
+ */
+static int struct_has_member(Dwfl_Module *mod, const char *st, const char *m)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Die cu, die;
+	int r;
+
+	for (; dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0; off = next) {
+		if (!dwarf_offdie(dw, off + hsize, &cu) || dwarf_child(&cu, &die))
+			continue;
+		do {
+			r = defines(&die, st, m);
+			if (r >= 0)
+				return r;
+		} while (dwarf_siblingof(&die, &die) == 0);
 	}
-	p = orc_u + 6 * lo;
-	bits = p[4] | p[5] << 8;
-	if ((bits & 0xf) != ORC_REG_SP)
-		return -1;
-	if (orc_6_4 ? ((bits >> 8) & 7) != ORC_TYPE_CALL_6_4 : ((bits >> 8) & 3) != ORC_TYPE_CALL)
-		return -1;
-	return (short)(p[0] | p[1] << 8);
+	return 0;
 }
 
 static void read_banner(Dwfl_Module *mod)
@@ -160,16 +192,6 @@ static void read_banner(Dwfl_Module *mod)
 			return;
 		}
 	}
-}
-
-/* 1 if linux_banner's "Linux version X.Y" is @major.@minor or later */
-static int banner_from(int major, int minor)
-{
-	int x, y;
-
-	if (sscanf(banner, "Linux version %d.%d", &x, &y) != 2)
-		return 0;
-	return x > major || (x == major && y >= minor);
 }
 
 int sl_frames_open(const char *vmlinux, const char *modules, char *err, size_t errlen)
@@ -200,8 +222,9 @@ int sl_frames_open(const char *vmlinux, const char *modules, char *err, size_t e
 		return -1;
 	}
 	read_banner(kernel);
-	orc_6_4 = banner_from(6, 4);
 	load_orc(elf);
+	if (orc_num)
+		orc_6_4 = struct_has_member(kernel, "orc_entry", "signal");
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK)
 		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	else

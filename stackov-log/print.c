@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stackov-log.h"
+#include "stackov.h"
 
 #define PAGE_SIZE	4096UL
 
@@ -40,22 +41,20 @@ static const char *side(const struct sl_report *r)
 	return "unknown";
 }
 
+/* The cycle in the engine's words; without @counts, its functions alone. */
 static void cycle_str(const struct sl_verdict *v, char *buf, size_t len, int counts)
 {
-	size_t n = 0;
+	static const char *names[SL_MAX_ENTRIES + 1];
+	char *x;
 	int i;
 
-	buf[0] = '\0';
-	if (!v->cyc_reps)
-		return;
-	/* In call order, "a -> b": a calls b; the frames run callee first. */
-	for (i = v->cyc_period - 1; i >= 0 && n < len; i--)
-		n += snprintf(buf + n, len - n, "%s%s", i < v->cyc_period - 1 ? " -> " : "",
-			      v->frame[v->cyc_start + i]->func);
-	if (counts && n < len)
-		n += snprintf(buf + n, len - n, " x%d", v->cyc_reps);
-	if (counts && n < len && v->cyc_bytes > 0)
-		snprintf(buf + n, len - n, " (%ld bytes per cycle)", v->cyc_bytes);
+	for (i = 0; i < v->nframes; i++)
+		names[i] = v->frame[i]->func;
+	stackov_cycle_words(names, v->cyc_start, v->cyc_period, v->cyc_reps,
+			    counts ? v->cyc_bytes : 0, buf, len);
+	x = strrchr(buf, 'x');
+	if (!counts && v->cyc_reps && x && x > buf && x[-1] == ' ')
+		x[-1] = '\0';
 }
 
 static void verdict_line(const struct sl_verdict *v)
@@ -192,19 +191,13 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	verdict_line(v);
 }
 
-/* @s as a JSON string body. */
+/* A key and its string, escaped as the engine escapes every JSON string. */
 static void json_str(const char *key, const char *s)
 {
-	printf("\"%s\":\"", key);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	printf("\",");
+	char esc[2048];
+
+	stackov_json_string(s, esc, sizeof(esc));
+	printf("\"%s\":\"%s\",", key, esc);
 }
 
 void sl_print_json(const struct sl_verdict *v)
@@ -241,8 +234,12 @@ void sl_print_json(const struct sl_verdict *v)
 	for (i = 0; i < v->nframes; i++)
 		printf("%s%ld", i ? "," : "", v->frame[i]->bytes);
 	printf("],\"names\":[");
-	for (i = 0; i < v->nframes; i++)
-		printf("%s\"%s\"", i ? "," : "", v->frame[i]->func);
+	for (i = 0; i < v->nframes; i++) {
+		char esc[512];
+
+		stackov_json_string(v->frame[i]->func, esc, sizeof(esc));
+		printf("%s\"%s\"", i ? "," : "", esc);
+	}
 	printf("]}\n");
 }
 

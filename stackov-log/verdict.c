@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stackov-log.h"
+#include "stackov.h"
 
 static int is(const char *name, const char * const *list)
 {
@@ -182,36 +183,19 @@ static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 	}
 }
 
-/* The longest run of frames that repeats with a period of 1..8 names. */
+/* The recursion folded into a cycle: the engine's fold, as the dump readers fold. */
 void sl_cycle(struct sl_verdict *v)
 {
-	int p, i, j, best = 0;
+	static const char *names[SL_MAX_ENTRIES + 1];
+	static long bytes[SL_MAX_ENTRIES + 1];
+	int i;
 
-	v->cyc_reps = 0;
-	for (p = 1; p <= SL_MAX_PERIOD; p++)
-		for (i = 0; i + p < v->nframes; i++) {
-			for (j = i; j + p < v->nframes &&
-			     !strcmp(v->frame[j]->func, v->frame[j + p]->func); j++)
-				;
-			if ((j - i + p) / p >= 3 && j - i + p > best) {
-				best = j - i + p;
-				v->cyc_start = i;
-				v->cyc_period = p;
-				v->cyc_reps = best / p;
-			}
-			if (j > i)
-				i = j - 1;
-		}
-	v->cyc_bytes = 0;
-	for (i = 0; v->cyc_reps && i < v->cyc_period; i++) {
-		long b = v->frame[v->cyc_start + v->cyc_period + i]->bytes;
-
-		if (b < 0) {
-			v->cyc_bytes = -1;
-			break;
-		}
-		v->cyc_bytes += b;
+	for (i = 0; i < v->nframes; i++) {
+		names[i] = v->frame[i]->func;
+		bytes[i] = v->frame[i]->bytes;
 	}
+	stackov_fold(names, bytes, v->nframes, &v->cyc_start, &v->cyc_period, &v->cyc_reps,
+		     &v->cyc_bytes);
 }
 
 /*

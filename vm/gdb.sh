@@ -20,6 +20,9 @@ vmlinux=$(rec_get "$RUN_DIR" .kernel.vmlinux 2>/dev/null || true)
 [ -f "$vmlinux" ] || die "vmlinux of that run is gone: $vmlinux"
 kdir=$(dirname "$vmlinux")
 [ -f "$kdir/vmlinux-gdb.py" ] || die "no vmlinux-gdb.py in $kdir (CONFIG_GDB_SCRIPTS)"
+# The helpers load the engine, libstackov (libstackov/stackov.py).
+STACKOV_LIB=$("$LAB_ROOT/vm/builders/host-tools.sh" libstackov) || die "libstackov does not build"
+export STACKOV_LIB
 set -- -q -iex "add-auto-load-safe-path $kdir:$KERNEL_TREE" \
 	-ex "target remote 127.0.0.1:$port" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py"
 if [ -n "${GDB_CMDS:-}" ]; then

@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Each CPU's cached stacks (kernel/fork.c's cached_stacks[]), and every
-# task's stack high-water mark.
+# task's stack high-water mark (the engine's stackov -c and -a).
 
 import gdb
 
-from stackov.lifecycle import cached_lines, usage_lines
 from stackov_gdb import mem
 
 
@@ -20,8 +19,7 @@ stackov-cache"""
         super(StackovCache, self).__init__("stackov-cache", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        mem.run(lambda: print("\n".join(cached_lines(mem.target())) or
-                              "no cached stacks"))
+        mem.show("stackov -c")
 
 
 class StackovUsage(gdb.Command):
@@ -33,7 +31,7 @@ stackov-usage"""
         super(StackovUsage, self).__init__("stackov-usage", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        mem.run(lambda: print("\n".join(usage_lines(mem.target()))))
+        mem.show("stackov -a")
 
 
 StackovCache()

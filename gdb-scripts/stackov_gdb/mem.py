@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# gdb's view of the kernel for rules/stackov: memory, symbols and types, on a
-# live guest (QEMU's gdbstub) and on an ELF vmcore.
+# gdb's view of the kernel for libstackov: memory, symbols and types, on a
+# live guest (QEMU's gdbstub) and on an ELF vmcore. The engine decides
+# and words everything; this only answers its questions.
 #
 # An ELF vmcore (makedumpfile -E) maps only the direct map and the kernel
 # image in its program headers: vmalloc'd stacks, and the cpu_entry_area
-# with the exception stacks, are not there. A read that gdb cannot do is
-# done again through the kernel's page tables (init_top_pgt), walked here,
-# at the address's direct-map alias. On a live guest gdb reads them itself.
+# with the exception stacks, are not there. The engine does a read that
+# gdb cannot do again through the kernel's page tables (walk_on_fault).
 
+import json
+import os
 import re
 
 import gdb
 
-from stackov import vmcoreinfo
-from stackov.target import PAGE_SIZE, Refusal, Target, Unreadable
-
+import stackov
 
 # Why no command can read this dump (set by relocate()), or None.
 REFUSAL = None
@@ -38,63 +38,47 @@ def relocate():
     if core is None or vmlinux is None:
         return
     global REFUSAL
-    REFUSAL = vmcoreinfo.mismatch(core, vmlinux)
+    REFUSAL = stackov.dump_mismatch(core, vmlinux)
     if REFUSAL:
-        raise Refusal(REFUSAL)
-    off = vmcoreinfo.kaslr_offset(vmcoreinfo.vmcoreinfo(core))
+        raise stackov.Refusal(REFUSAL)
+    off = int(stackov.dump_info(core, "KERNELOFFSET") or "0", 16)
     if off:
         gdb.execute("symbol-file -o %#x %s" % (off, vmlinux), to_string=True)
         print("stackov: vmlinux's symbols moved by KERNELOFFSET=%x, from the dump's VMCOREINFO"
               % off)
 
 
-class GdbTarget(Target):
+def live():
+    try:
+        return gdb.selected_inferior().connection.type == "remote"
+    except AttributeError:
+        return "remote" in gdb.execute("info target", to_string=True).lower()
+
+
+def selected_cpu():
+    """The CPU of gdb's selected thread: QEMU numbers its threads from 1."""
+    th = gdb.selected_thread()
+    return (th.ptid[1] or th.num) - 1
+
+
+class GdbTarget(stackov.Target):
+    walk_on_fault = True
+
     def __init__(self):
         if REFUSAL:
-            raise Refusal(REFUSAL)
+            raise stackov.Refusal(REFUSAL)
+        stackov.Target.__init__(self, gdb.current_progspace().filename)
         self.inf = gdb.selected_inferior()
-        self._walking = False
-        self._page_offset = None
-
-    def live(self):
-        try:
-            return self.inf.connection.type == "remote"
-        except AttributeError:
-            return "remote" in gdb.execute("info target", to_string=True).lower()
-
-    def _raw(self, addr, n):
-        try:
-            return bytes(self.inf.read_memory(addr, n))
-        except gdb.MemoryError as e:
-            raise Unreadable(str(e))
+        self.core = core_file()
+        self.live = live()
 
     def read(self, addr, n):
         try:
-            return self._raw(addr, n)
-        except Unreadable:
-            if self._walking:
-                raise
-        out = []
-        self._walking = True
-        try:
-            while n > 0:
-                chunk = min(n, PAGE_SIZE - (addr & 0xfff))
-                out.append(self._raw(self.page_offset() + self.virt_to_phys(addr), chunk))
-                addr += chunk
-                n -= chunk
-        finally:
-            self._walking = False
-        return b"".join(out)
+            return bytes(self.inf.read_memory(addr, n))
+        except gdb.MemoryError:
+            return None
 
-    def u64(self, addr):
-        return int.from_bytes(self.read(addr, 8), "little")
-
-    def page_offset(self):
-        if self._page_offset is None:
-            self._page_offset = Target.page_offset(self)
-        return self._page_offset
-
-    def sym(self, name):
+    def symbol(self, name):
         try:
             return int(gdb.parse_and_eval("(unsigned long)&%s" % name))
         except gdb.error:
@@ -106,7 +90,7 @@ class GdbTarget(Target):
         except gdb.error:
             return None
 
-    def sizeof(self, struct):
+    def struct_size(self, struct):
         t = self._type(struct)
         return t.sizeof if t is not None else None
 
@@ -114,20 +98,13 @@ class GdbTarget(Target):
         t = self._type(struct)
         return _find_field(t, member, 0) if t is not None else None
 
-    def offsetof(self, struct, member):
+    def member_offset(self, struct, member):
         f = self._field(struct, member)
         return f.bitpos // 8 if f is not None else None
-
-    def has_member(self, struct, member):
-        return self._field(struct, member) is not None
 
     def member_size(self, struct, member):
         f = self._field(struct, member)
         return f.type.sizeof if f is not None else None
-
-    def member_type(self, struct, member):
-        f = self._field(struct, member)
-        return f.type.strip_typedefs().tag if f is not None else None
 
     def array_len(self, name):
         try:
@@ -136,19 +113,27 @@ class GdbTarget(Target):
         except gdb.error:
             return None
 
-    def vmlinux(self):
-        return gdb.current_progspace().filename
+    def vmcoreinfo(self, key):
+        return stackov.dump_info(self.core, key) if self.core else None
 
-    def selected_cpu(self):
-        """The CPU of gdb's selected thread: QEMU numbers its threads from 1."""
-        th = gdb.selected_thread()
-        return (th.ptid[1] or th.num) - 1
+    def crashed_cpu(self):
+        return selected_cpu() if self.live else None
 
-    def panic_cpu(self):
-        cpu = self.u32(self.sym("panic_cpu"))
-        if cpu < 1 << 31:
-            return cpu
-        return self.selected_cpu() if self.live() else None
+    def cpu_regs(self, cpu):
+        """A running CPU's registers: live, QEMU's thread of the CPU."""
+        if not self.live:
+            return None
+        for th in gdb.selected_inferior().threads():
+            if (th.ptid[1] or th.num) == cpu + 1:
+                old = gdb.selected_thread()
+                th.switch()
+                try:
+                    f = gdb.newest_frame()
+                    ulong = gdb.lookup_type("unsigned long")
+                    return tuple(int(f.read_register(r).cast(ulong)) for r in ("rip", "rsp", "rbp"))
+                finally:
+                    old.switch()
+        return None
 
 
 class _Field:
@@ -174,15 +159,37 @@ def _find_field(t, member, base):
     return None
 
 
-def target():
-    return GdbTarget()
+def command(line):
+    """Run one engine command on gdb's target: (status, text)."""
+    e = stackov.Engine(GdbTarget(), record=os.environ.get("STACKOV_RECORD") or None)
+    try:
+        return e.command(line)
+    finally:
+        e.close()
+
+
+def show(line):
+    """Print what the engine says; its refusal (status != 0) as gdb's error."""
+    try:
+        status, text = command(line)
+    except stackov.Refusal as e:
+        raise gdb.GdbError("stackov: %s" % e)
+    if status:
+        raise gdb.GdbError(text.strip())
+    gdb.write(text)
+
+
+def current(cpu=None):
+    """The task on @cpu (the crashed one): a dict, or a GdbError."""
+    status, text = command("stackov-current" + ("" if cpu is None else " %d" % cpu))
+    if status:
+        raise gdb.GdbError(text.strip())
+    return json.loads(text)
 
 
 def run(fn):
-    """Run a command body; a refusal or an unreadable address is one line."""
+    """Run a command body; a refusal is one line."""
     try:
         fn()
-    except Refusal as e:
+    except stackov.Refusal as e:
         raise gdb.GdbError("stackov: %s" % e)
-    except Unreadable as e:
-        raise gdb.GdbError("stackov: cannot read the kernel's memory: %s" % e)

@@ -1,14 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The verdict on a stack overflow (crash's stackov, the same words), and a
-# catch command that stops a live guest in the guard-page path, before
-# die() and the panic.
+# The verdict on a stack overflow (crash's stackov, the same words: the
+# engine's), and a catch command that stops a live guest in the
+# guard-page path, before die() and the panic.
 
 import gdb
 
-from stackov.target import Refusal, Unreadable
-from stackov.tasks import find_task
-from stackov.verdict import Verdict
 from stackov_gdb import mem
 
 CATCH_AT = "handle_stack_overflow"
@@ -17,8 +14,8 @@ CATCH_AT = "handle_stack_overflow"
 class Stackov(gdb.Command):
     """Explain the kernel stack overflow: the stack the fault hit, its bounds
 and guard page, the fault address, the task, its context and entry path,
-STACK_END_MAGIC, and the frame-pointer chain with recursion folded into a
-cycle. The same words as crash's stackov.
+STACK_END_MAGIC, and the frames with recursion folded into a cycle. The
+same words as crash's stackov: libstackov's.
 
 stackov [-j] [PID | TASK]   -j: one JSON object on one line
 On a vmcore the task is the panic task; on a live guest stopped by
@@ -29,31 +26,24 @@ stackov-catch, the selected CPU's."""
 
     def invoke(self, arg, from_tty):
         argv = gdb.string_to_argv(arg)
-        json = "-j" in argv
-        argv = [a for a in argv if a != "-j"]
-        if len(argv) > 1 or [a for a in argv if a.startswith("-")]:
+        opts = [a for a in argv if a.startswith("-")]
+        if len(argv) - len(opts) > 1 or [a for a in opts if a != "-j"]:
             raise gdb.GdbError("usage: stackov [-j] [PID | TASK]")
-
-        def show():
-            t = mem.target()
-            task = find_task(t, argv[0]) if argv else None
-            v = Verdict(t, task)
-            print(v.json() if json else v.text())
-        mem.run(show)
+        mem.show(" ".join(["stackov"] + argv))
 
 
 class OverflowBreakpoint(gdb.Breakpoint):
     """Stops where the double-fault handler has found a guard-page hit."""
 
     def stop(self):
-        t = mem.target()
-        cpu = t.selected_cpu()
+        cpu = mem.selected_cpu()
         try:
             cr2 = int(gdb.parse_and_eval("(unsigned long)$rsi"))
             print("stackov-catch: cpu %d hit a guard page at %x; the kernel has not "
                   "reported it yet (continue: the BUG line, the oops, the panic)" % (cpu, cr2))
-            print(Verdict(t, cpu=cpu).text())
-        except (Refusal, Unreadable, gdb.error) as e:
+            status, text = mem.command("stackov -C %d" % cpu)
+            gdb.write(text)
+        except gdb.error as e:
             print("stackov-catch: stopped in %s, but: %s" % (CATCH_AT, e))
         return True
 

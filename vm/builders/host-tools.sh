@@ -2,8 +2,10 @@
 # vm/builders/host-tools.sh NAME [asan] - print the path of the host tool
 # NAME, built into the cache when missing or older than its source: from
 # vm/read/NAME.c (the readers' one-file tools), or from the directory
-# NAME/ with its own Makefile (stackov-log). "asan": the build with
-# AddressSanitizer and UBSan, for the tests that feed it bad input.
+# NAME/ with its own Makefile (stackov-log), or from libstackov/ (the
+# engine: libstackov, its shared library; stackov-replay). "asan": the
+# build with AddressSanitizer and UBSan, for the tests that feed it bad
+# input.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -11,11 +13,19 @@ set -eu
 name=${1:?usage: host-tools.sh NAME [asan]}
 san=${2:-}
 dir=$LAB_ROOT/$name
+out=$name
+case $name in
+libstackov) dir=$LAB_ROOT/libstackov out=libstackov.so ;;
+stackov-replay) dir=$LAB_ROOT/libstackov ;;
+esac
 src=$LAB_ROOT/vm/read/$name.c
 mkdir -p "$STACKOV_CACHE/bin"
 if [ -f "$dir/Makefile" ]; then
-	bin=$STACKOV_CACHE/bin/$name${san:+-asan}
-	key=$(hash_files "$dir"/Makefile "$dir"/*.c "$dir"/*.h)
+	bin=$STACKOV_CACHE/bin/${out%.so}${san:+-asan}
+	case $out in *.so) bin=$bin.so ;; esac
+	# What it is built from: its own sources and, for a program on the
+	# engine, libstackov's.
+	key=$(hash_files "$dir"/Makefile "$dir"/*.c "$dir"/*.h "$LAB_ROOT"/libstackov/*.[ch] "$LAB_ROOT"/libstackov/Makefile)
 	if [ ! -x "$bin" ] || [ "$(cat "$bin.key" 2>/dev/null)" != "$key" ]; then
 		rm -f "$bin"
 		make -s -C "$dir" O="$STACKOV_CACHE/bin" ${san:+SAN=1} >&2 ||

@@ -34,7 +34,11 @@ t0=$(date +%s.%N)
 "$LAB_ROOT/vm/builders/crash.sh" >/dev/null || true
 # What an earlier report of this run left goes: every file below is new.
 rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run/readers.json" \
-	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt"
+	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt" "$run"/replay-*.gz
+# The engine every reader runs on: crash's extension has it built in; gdb
+# and drgn load its shared library (libstackov/stackov.py).
+STACKOV_LIB=$("$LAB_ROOT/vm/builders/host-tools.sh" libstackov) || die "libstackov does not build"
+export STACKOV_LIB
 
 # No dump at all: one line, and nothing for the readers to do.
 if [ -z "$(rec_get "$run" '.dumps[] | select(.captured) | .name')" ]; then
@@ -150,13 +154,15 @@ step() {
 # crash on a dump: the post-mortem commands, then q (without it, crash
 # ends at EOF with status 1 whatever happened). A command that failed
 # says so on a line of its own ("bt: cannot transition ..."): status 3.
+# Every answer crash gave the engine is recorded (RUN/replay-DUMP.gz):
+# stackov-replay runs the engine again on it, with no dump.
 crash_on() {
 	{
 		cat "$LAB_ROOT/crash-scripts/postmortem.crash"
 		echo q
 	} >"$tmp/postmortem.crash"
-	CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
-		"$LAB_ROOT/vm/read/crash-open.sh" "$1" >"$tmp/crash.o" 2>&1 || { cat "$tmp/crash.o"; return 3; }
+	STACKOV_RECORD=$run/replay-$(family "$1").gz CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
+		"$LAB_ROOT/vm/read/crash-open.sh" "$run/$1" >"$tmp/crash.o" 2>&1 || { cat "$tmp/crash.o"; return 3; }
 	cat "$tmp/crash.o"
 	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/crash.o" || return 3
 }
@@ -222,7 +228,7 @@ drgn_on() {
 
 for d in vmcore qemu-vmcore; do
 	readable "$d" || continue
-	step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$run/$d"
+	step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$d"
 done
 for d in vmcore qemu-vmcore; do
 	readable "$d.elf" || continue

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libstackov: stacks over their life: every task's high-water mark (-a),
+ * each CPU's cached stacks, which should be no one's (-c), every CPU's
+ * IRQ and exception stacks (-i), and where an address lies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * How deep a stack was ever used: it starts zeroed, so the lowest
+ * non-zero word above STACK_END_MAGIC marks the high-water mark (the
+ * kernel's stack_not_used() for DEBUG_STACK_USAGE). -1 if unreadable.
+ */
+static long stack_used(struct stackov *s, uint64_t stack)
+{
+	static uint64_t buf[65536 / 8];
+	uint64_t size = so_thread_size(s), i;
+
+	if (!stack || size > sizeof(buf) || so_read(s, stack, buf, size))
+		return -1;
+	for (i = 1; i < size / 8; i++)
+		if (buf[i])
+			return (long)(size - i * 8);
+	return 0;
+}
+
+struct usage {
+	struct so_task k;
+	long used;
+	long order;
+};
+
+static int by_used(const void *a, const void *b)
+{
+	const struct usage *x = a, *y = b;
+
+	if (x->used != y->used)
+		return (y->used > x->used) - (y->used < x->used);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Every task's stack high-water mark, deepest first. */
+int so_cmd_usage(struct stackov *s)
+{
+	uint64_t *tasks;
+	long n = so_all_tasks(s, &tasks), i;
+	struct usage *u = calloc(n ? n : 1, sizeof(*u));
+	char comm[80];
+
+	if (!u) {
+		free(tasks);
+		return so_refuse(s, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		u[i].order = i;
+		u[i].used = so_task(s, tasks[i], &u[i].k) ? -1 : stack_used(s, u[i].k.stack);
+	}
+	qsort(u, n, sizeof(*u), by_used);
+	so_printf(s, "%8s  %5s  %-16s  %s\n", "PID", "USED", "COMM", "OF");
+	for (i = 0; i < n; i++) {
+		so_text_comm(u[i].k.comm, comm, sizeof(comm));
+		so_printf(s, "%8ld  %5ld  %-16s  %lu\n", u[i].k.pid, u[i].used, comm,
+			  (unsigned long)so_thread_size(s));
+	}
+	free(u);
+	free(tasks);
+	return 0;
+}
+
+/* Each CPU's cached stacks (kernel/fork.c's cached_stacks[]). */
+int so_cmd_cached(struct stackov *s)
+{
+	uint64_t *tasks, base, vm, addr;
+	long n = so_all_tasks(s, &tasks), slots = so_alen(s, "cached_stacks"), t;
+	struct so_task k;
+	int cpu, i, any = 0;
+
+	if (!so_has_sym(s, "cached_stacks")) {
+		free(tasks);
+		return so_refuse(s, "this kernel has no cached_stacks (no CONFIG_VMAP_STACK)");
+	}
+	if (slots <= 0)
+		slots = 2;
+	for (cpu = 0; cpu < so_nr_cpus(s); cpu++)
+		for (i = 0; i < slots; i++) {
+			if (so_percpu(s, "cached_stacks", cpu, &base) || so_u64(s, base + 8 * i, &vm) || !vm)
+				continue;
+			addr = 0;
+			so_u64(s, vm + so_moff(s, "vm_struct", "addr"), &addr);
+			so_printf(s, "cpu %d  slot %d  %lx..%lx  used %ld of %lu", cpu, i,
+				  (unsigned long)addr, (unsigned long)(addr + so_thread_size(s)),
+				  stack_used(s, addr), (unsigned long)so_thread_size(s));
+			for (t = 0; t < n; t++)
+				if (!so_task(s, tasks[t], &k) && k.stack == addr) {
+					so_printf(s, "  STILL the stack of pid %ld", k.pid);
+					break;
+				}
+			so_printf(s, "\n");
+			so_vm_struct(s, "    ", vm);
+			any = 1;
+		}
+	if (!any)
+		so_printf(s, "no cached stacks\n");
+	free(tasks);
+	return 0;
+}
+
+/* Every CPU's IRQ and exception stacks (or @only's), with their guards. */
+int so_cmd_cpu_stacks(struct stackov *s, int only)
+{
+	struct so_region r[SO_MAX_REGIONS];
+	int cpu, n, i;
+
+	for (cpu = 0; cpu < so_nr_cpus(s); cpu++) {
+		if (only >= 0 && cpu != only)
+			continue;
+		n = so_regions(s, cpu, 0, r, SO_MAX_REGIONS);
+		for (i = 0; i < n; i++)
+			so_printf(s, "cpu %d  %-10s %lx..%lx %6lu bytes\n", cpu, r[i].name,
+				  (unsigned long)r[i].lo, (unsigned long)r[i].hi,
+				  (unsigned long)(r[i].hi - r[i].lo));
+	}
+	return 0;
+}
+
+/*
+ * The heads of vmalloc's busy lists: vmap_area_list up to 6.8; from 6.9,
+ * each vmap_node's busy.head (mm/vmalloc.c).
+ */
+static int busy_lists(struct stackov *s, uint64_t *heads, int max)
+{
+	uint64_t nodes, nr_a, base;
+	uint32_t nr;
+	long size, busy, head;
+	int i, n = 0;
+
+	if (!so_sym(s, "vmap_area_list", &heads[0]))
+		return 1;
+	size = so_size(s, "vmap_node");
+	busy = so_moff(s, "vmap_node", "busy");
+	head = so_moff(s, "rb_list", "head");
+	if (so_sym(s, "vmap_nodes", &nodes) || so_sym(s, "nr_vmap_nodes", &nr_a) || size <= 0 ||
+	    busy < 0 || head < 0 || so_u64(s, nodes, &base) || so_u32(s, nr_a, &nr))
+		return 0;
+	for (i = 0; i < (int)nr && n < max; i++)
+		heads[n++] = base + i * size + busy + head;
+	return n;
+}
+
+/* The vmap_area holding @addr: 0 with its bounds and vm_struct. */
+static int vmalloc_area(struct stackov *s, uint64_t addr, uint64_t *lo, uint64_t *hi, uint64_t *vm)
+{
+	uint64_t heads[1024], node;
+	long off = so_moff(s, "vmap_area", "list");
+	int n = busy_lists(s, heads, (int)ARRAY_SIZE(heads)), i;
+	long steps;
+
+	if (off < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (so_u64(s, heads[i], &node))
+			continue;
+		for (steps = 0; node != heads[i] && node && steps < 1000000; steps++) {
+			uint64_t va = node - off;
+
+			if (!so_u64(s, va + so_moff(s, "vmap_area", "va_start"), lo) &&
+			    !so_u64(s, va + so_moff(s, "vmap_area", "va_end"), hi) &&
+			    *lo <= addr && addr < *hi) {
+				*vm = 0;
+				so_u64(s, va + so_moff(s, "vmap_area", "vm"), vm);
+				return 0;
+			}
+			if (so_u64(s, node, &node))
+				break;
+		}
+	}
+	return -1;
+}
+
+/* One line: which stack or guard page @addr is in, of whom, else which vmalloc area. */
+int so_cmd_where(struct stackov *s, uint64_t addr)
+{
+	struct so_region r[SO_MAX_REGIONS], *at;
+	uint64_t *tasks, lo, hi, vm, caller = 0;
+	struct so_task k;
+	char comm[80], name[128];
+	long n, i;
+	int cpu, nr;
+
+	for (cpu = 0; cpu < so_nr_cpus(s); cpu++) {
+		nr = so_regions(s, cpu, 0, r, SO_MAX_REGIONS);
+		at = so_region_of(r, nr, addr);
+		if (at) {
+			so_printf(s, "%lx: cpu %d's %s %s+%#lx\n", (unsigned long)addr, cpu, at->name,
+				  at->guard ? "page" : "stack", (unsigned long)(addr - at->lo));
+			return 0;
+		}
+	}
+	n = so_all_tasks(s, &tasks);
+	for (i = 0; i < n; i++) {
+		if (so_task(s, tasks[i], &k) || !k.stack)
+			continue;
+		if (addr >= k.stack - SO_PAGE && addr < k.stack + so_thread_size(s)) {
+			int guard = addr < k.stack;
+
+			so_text_comm(k.comm, comm, sizeof(comm));
+			so_printf(s, "%lx: %s of pid %ld \"%s\", %s+%#lx\n", (unsigned long)addr,
+				  guard ? "the guard page below the TASK stack" : "the TASK stack", k.pid,
+				  comm, guard ? "page" : "stack",
+				  (unsigned long)(addr - (guard ? k.stack - SO_PAGE : k.stack)));
+			free(tasks);
+			return 0;
+		}
+	}
+	free(tasks);
+	if (!vmalloc_area(s, addr, &lo, &hi, &vm)) {
+		if (vm)
+			so_u64(s, vm + so_moff(s, "vm_struct", "caller"), &caller);
+		if (caller)
+			so_symstr(s, caller, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "?");
+		so_printf(s, "%lx: vmalloc area %lx..%lx, caller %s, not a stack\n",
+			  (unsigned long)addr, (unsigned long)lo, (unsigned long)hi, name);
+		return 0;
+	}
+	so_printf(s, "%lx: no stack, guard page or vmalloc area\n", (unsigned long)addr);
+	return 0;
+}
