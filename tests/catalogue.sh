@@ -38,6 +38,23 @@ recurses() { case $1 in RECURSE_*) echo yes ;; *) echo no ;; esac; }
 # for anything else (an empty value stays empty).
 num() { case $1 in 0x[0-9a-fA-F]* | [0-9]*) echo $(($1)) ;; esac; }
 has_dump() { dump_path "$1" "$2" >/dev/null; }
+# su_agrees NAME RUN: a recursion's bytes per cycle, as stackov measured
+# them on the stack, are the compiler's own frame sizes of the cycle's
+# functions (-fstack-usage), a truth that shares no code with the engine.
+su_agrees() {
+	if [ "$(recurses "$1")" != yes ]; then
+		skip "$1: the cycle's bytes beside the compiler's frame sizes" "$1 does not recurse"
+		return
+	fi
+	for d in vmcore qemu-vmcore; do
+		j=$2/stackov-crash-$d.json
+		jq -e .stack "$j" >/dev/null 2>&1 || continue
+		got=$(jq -r .cycle "$j" | sed -n 's/.*(\([0-9]*\) bytes per cycle)$/\1/p')
+		check "$1: on $d, the bytes per cycle (${got:-none}) are the compiler's frame sizes of its functions (-fstack-usage: $(su_cycle "$j" "$2"))" \
+			[ "$got" = "$(su_cycle "$j" "$2")" ]
+	done
+}
+keep_replay() { "$LAB_ROOT/tests/replay/keep.sh" "$1" "$2" "$LAB_OUT/replay-kept" >/dev/null; }
 
 # hex16 HEX: HEX as 16 lowercase digits, no 0x. hex_sub HEX N: HEX - N
 # (N hex), as 16 digits (bc: shell arithmetic stops at 2^63).
@@ -136,6 +153,7 @@ catalogue() {
 				in_bounds "${lo:-0}" "${hi:-0}" $sps
 		fi
 		readers_agree "$s" "$run" "$fn" "$(recurses "$s")"
+		su_agrees "$s" "$run"
 		explain_agrees "$s" "$run"
 		# Every error of a reader is one: crash's own limitations are
 		# named as such, and a refusal the readers share is the verdict.
@@ -166,6 +184,13 @@ catalogue() {
 				skip "$s: the random stack offset on $d" "no syscall entry in stackov's verdict on $d"
 				continue
 			fi
+			# do_syscall_64's frame is on the task's stack: the frames of
+			# an overflow of another stack (an interrupt's) end before it.
+			if ! jq -e '.stack == "TASK"' "$j" >/dev/null 2>&1; then
+				skip "$s: the random stack offset on $d beside do_syscall_64's frame" \
+					"the overflowed stack is $(jq -r .stack "$j"), whose frames end before the task's do_syscall_64"
+				continue
+			fi
 			ko=$(jq -r '.kstack_offset // empty' "$j")
 			fb=$(awk '$1 ~ /^#[0-9]+$/ && $3 == "do_syscall_64" && $5 == "bytes" { print $4; exit }' \
 				"$run/stackov-crash-$d.txt" 2>/dev/null)
@@ -179,6 +204,10 @@ catalogue() {
 					[ "$(jq -r .kstack_offset "$j")" = null ] ;;
 			esac
 		done
+		# The recording of crash's answers, for make check's replay
+		# (tests/c-20-replay.sh; copied into tests/replay/ to keep).
+		check "$s: crash's answers to the engine were recorded, and kept in $LAB_OUT/replay-kept" \
+			keep_replay "$run" "$(line_name "$cv" | sed 's/^\([a-z]*\)-\(.*\)$/\2-\1/; /-/!s/^/6.1-/')-$s"
 		[ "${KEEP:-0}" = 1 ] || rm -f "$run/qemu-dump/qemu-vmcore.elf"
 		if [ "$(recurses "$s")" = yes ]; then
 			rsps=$(sed -n '/^stack trace (/,/^$/p' "$drgn" | awk -v f=" $fn at " \

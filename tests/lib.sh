@@ -283,6 +283,26 @@ jfield() {
 		{ echo "jfield: no '$2' in ${1##*/}" >&2; return 1; }
 }
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+# su_bytes RUN FN: FN's static frame size as the compiler gave it
+# (-fstack-usage: RUN/frames.su), or nothing.
+su_bytes() {
+	awk -F '\t' -v f="$2" '{ n = split($1, a, ":") } a[n] == f && $3 == "static" { print $2; exit }' \
+		"$1/frames.su" 2>/dev/null
+}
+# su_cycle JSONFILE RUN: the sum of the compiler's frame sizes of the
+# functions of stackov's cycle, or nothing if one is unknown. On x86-64
+# gcc's static size counts the return address and the saved registers
+# with the locals: from the CFA of the callee to the frame's own, what
+# stackov measures.
+su_cycle() {
+	total=0
+	for f in $(jq -r '.cycle | sub(" x[0-9]+.*$"; "") | split(" -> ") | .[]' "$1"); do
+		b=$(su_bytes "$2" "$f")
+		[ -n "$b" ] || return 0
+		total=$((total + b))
+	done
+	echo "$total"
+}
 # qemu_boot_survived NAME RUN: the second boot (QEMU's dump) of scenario
 # NAME ended by an outcome its vmap column allows that leaves no dump (a
 # frame that lands in mapped memory in one boot and in a hole in another),
@@ -489,7 +509,11 @@ readers_agree() {
 		fi
 		check "$name: on $d, stackov's stack, fault and bounds are the BUG line's ($bug)" \
 			[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
-		oops=$(kernel_log "$dmesg" | sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' | head -1)
+		# The oops prints a comm's bytes as they are; the readers' JSON
+		# gives each byte past ASCII as the code point of its value
+		# (\u00e9 for 0xe9): Latin-1, read back to UTF-8 to compare.
+		oops=$(kernel_log "$dmesg" | LC_ALL=C sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' |
+			head -1 | iconv -f latin1 -t utf-8)
 		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
 			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
 		cyc=$(jfield "$j" cycle)

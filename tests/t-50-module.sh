@@ -29,6 +29,9 @@ check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_p
 # the log alone, given vmlinux and the module's .ko, says what crash's
 # stackov says on the dump (stack, task, entry, per-frame bytes)
 readers_agree deep_parse "$run" deep_parse_node yes vmcore
+dbytes=$(jq -r .cycle "$run/stackov-crash-vmcore.json" | sed -n 's/.*(\([0-9]*\) bytes per cycle)$/\1/p')
+check "deep_parse: its bytes per cycle (${dbytes:-none}) are the compiler's frame size of deep_parse_node ($(su_bytes "$run" deep_parse_node))" \
+	[ "$dbytes" = "$(su_bytes "$run" deep_parse_node)" ]
 explain_agrees deep_parse "$run"
 
 # A mutual recursion through three functions (tests/modules/mutual_recursion):
@@ -46,6 +49,10 @@ echo "stackov's cycle: ${reps:-?} times, ${bytes:-?} bytes per cycle"
 check "stackov folds mr_term -> mr_factor -> mr_expr into one cycle" [ -n "$cyc" ]
 check "its bytes per cycle (${bytes:-?}) cover the three buffers, plus at most 64 per frame" \
 	sh -c "[ ${bytes:-0} -ge 320 ] && [ ${bytes:-999} -lt $((320 + 3 * 64)) ]"
+# The compiler's own frame sizes (-fstack-usage), which include the return
+# address and the saved registers: one turn is the three frames.
+check "its bytes per cycle (${bytes:-?}) are the compiler's frame sizes of mr_term, mr_factor and mr_expr ($(su_cycle "$mrun/stackov-crash-vmcore.json" "$mrun"))" \
+	[ "${bytes:-}" = "$(su_cycle "$mrun/stackov-crash-vmcore.json" "$mrun")" ]
 n=$(sed -n '/^stack trace (/,/^$/p' "$mrun/reader-drgn-vmcore.out" | grep -cE ' mr_(expr|term|factor) at ')
 check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 3)" \
 	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
@@ -57,6 +64,25 @@ check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder
 # Not against crash's bt here: it drops the frame of the module's init
 # function (text it names _MODULE_INIT_START_mutual_recursion), which gdb,
 # drgn and crash's stackov all list; readers_agree compares stackov's.
+
+# A kthread whose name has a byte past ASCII (0xe9) and a control
+# character (0x01): every reader gives valid JSON, the same JSON, and the
+# comm is the name's bytes, each past ASCII as the code point of its value.
+rc=0
+make -s overflow-demo MODULE=$m/odd_comm QEMU_DUMP=0 LAB_SHOW=0 >"$LAB_OUT/mod-odd.out" 2>&1 || rc=$?
+check "MODULE=odd_comm: make overflow-demo exits 0" [ $rc = 0 ]
+orun=$LAB_OUT/$(readlink "$LAB_OUT/latest")
+for r in crash gdb drgn; do
+	check "odd_comm: $r's stackov -j is valid JSON" jq -e .comm "$orun/stackov-$r-vmcore.json"
+done
+want=$(printf 'odd\351\001comm' | iconv -f latin1 -t utf-8)
+check "odd_comm: the comm, read back from JSON, is the kthread's name" \
+	[ "$(jq -r .comm "$orun/stackov-crash-vmcore.json")" = "$want" ]
+check "odd_comm: the text names it odd\\xe9\\x01comm" grep -qF 'odd\xe9\x01comm' "$orun/stackov-crash-vmcore.txt"
+readers_agree odd_comm "$orun" odd_comm_dive yes vmcore
+explain_agrees odd_comm "$orun"
+check "odd_comm: the log alone's JSON is valid, with the same comm" \
+	[ "$(jq -r .comm "$orun/explain-vmcore.json")" = "$want" ]
 
 good=$(readlink "$LAB_OUT/latest")
 

@@ -6,7 +6,7 @@
 . "$(dirname -- "$0")/lib.sh"
 
 n=0
-for md in "$LAB_ROOT"/walkthroughs/*.md; do
+for md in "$LAB_ROOT"/walkthroughs/[0-9]*.md; do
 	[ -f "$md" ] || continue
 	n=$((n + 1))
 	b=$(basename "$md")

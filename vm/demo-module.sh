@@ -52,6 +52,8 @@ esac
 rec_set "$run" '.usermod = {name: $n, dir: $d, args: (if $a == "" then null else $a end), wait_s: ($w | tonumber)}' \
 	--arg n "$name" --arg d "$(CDPATH='' cd -- "$MODULE" && pwd)" --arg a "$args" --arg w "$MODULE_WAIT"
 cp "$moddir"/*.ko "$run/"
+# The compiler's frame sizes (-fstack-usage), for the tests.
+cat "$moddir"/*.su >"$run/frames.su" 2>/dev/null || true
 
 # What the guest said of the module: the classifier put it in the record.
 state=$(rec_get "$run" '.boots[0].usermod.state')

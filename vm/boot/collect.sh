@@ -110,6 +110,8 @@ if [ -f "$vmlinux" ]; then
 	ln -f "$vmlinux" "$boot/vmlinux" 2>/dev/null || cp "$vmlinux" "$boot/vmlinux"
 fi
 [ -f "$module" ] && cp "$module" "$boot/lkdtm_ext.ko"
+# The compiler's frame sizes of the module (-fstack-usage), for the tests.
+cat "$(dirname "$module")"/src/*.su >"$boot/frames.su" 2>/dev/null || rm -f "$boot/frames.su"
 # The crashed kernel's log, from the dump: with kdump the console never
 # shows the oops (printk from the double-fault handler is deferred, and
 # crash_kexec runs before anything flushes it).

@@ -15,7 +15,7 @@ cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev
 zlib1g-dev texinfo shellcheck util-linux diffutils gzip jq"
 if [ "${1:-}" = check ]; then
-	PKGS="linux-source-6.1 gcc make libc6-dev libelf-dev libdw-dev binutils python3 perl git
+	PKGS="linux-source-6.1 gcc make libc6-dev libelf-dev libdw-dev libcapstone-dev zlib1g-dev bc binutils python3 perl git
 shellcheck jq xz-utils util-linux diffutils"
 fi
 

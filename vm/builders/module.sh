@@ -1,7 +1,9 @@
 #!/bin/sh
 # vm/builders/module.sh VARIANT - build lkdtm-ext against VARIANT of the chosen
 # kernel (kernel_modbuild), with Kbuild, in a copy under the cache (the
-# clone stays clean). Leaves lkdtm_ext.ko in module_dir VARIANT.
+# clone stays clean). Leaves lkdtm_ext.ko in module_dir VARIANT, and the
+# compiler's frame sizes (-fstack-usage: src/*.su) beside its objects, a
+# truth the tests hold the readers' frame bytes to.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -12,7 +14,8 @@ o=$(kernel_modbuild "$variant")
 [ -f "$o/Module.symvers" ] || die "kernel $variant is not built (make kernel VARIANT=$variant)"
 d=$(module_dir "$variant")
 # The module is up to date when neither its sources nor the kernel changed.
-key=$({ kernel_key "$variant"; hash_files "$LAB_ROOT"/lkdtm-ext/*; } | sha256sum | cut -c1-16)
+key=$({ kernel_key "$variant"; echo KCFLAGS=-fstack-usage; hash_files "$LAB_ROOT"/lkdtm-ext/*; } |
+	sha256sum | cut -c1-16)
 up_to_date() { [ -f "$d/lkdtm_ext.ko" ] && [ "$(cat "$d/lkdtm_ext.ko.key" 2>/dev/null)" = "$key" ]; }
 if up_to_date || { lab_lock exclusive "to build lkdtm_ext for $variant" && up_to_date; }; then
 	exit 0
@@ -22,7 +25,7 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
 	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 	"$LAB_ROOT/lkdtm-ext/" "$d/src/"
 log=$d/build.log
-if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" modules >"$log" 2>&1; then
+if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" KCFLAGS=-fstack-usage modules >"$log" 2>&1; then
 	cat "$log" >&2
 	die "lkdtm-ext failed to build against kernel $variant"
 fi

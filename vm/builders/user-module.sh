@@ -19,7 +19,8 @@ abs=$(CDPATH='' cd -- "$src" && pwd)
 d=$KERNEL_HOME/user/$variant/$(echo "$abs" | sha256sum | cut -c1-12)
 mkdir -p "$d"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' "$abs/" "$d/src/"
-if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" modules >"$d/build.log" 2>&1; then
+# -fstack-usage: the compiler's frame sizes (*.su), beside the objects.
+if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" KCFLAGS=-fstack-usage modules >"$d/build.log" 2>&1; then
 	grep -E ': (fatal )?error:|: undefined reference|ERROR:' "$d/build.log" |
 		sed "s|$d/src|$abs|g" | head -15 >&2
 	die "MODULE=$src does not build against the $variant kernel (the compiler's errors are above; full log: $d/build.log)"

@@ -33,7 +33,9 @@ nothing() {
 
 # stackov's frames, one name a line, the folded cycle filled in: the
 # frames the text leaves out (its "... the cycle above" line) are the
-# cycle's functions, in turn, from the one before the gap.
+# cycle's functions, in turn, from the one before the gap. The cycle is
+# written in call order ("a -> b": a calls b), the frames callee first:
+# the frame after b's is a's.
 cyc=$(jq -r '.cycle // ""' "$run/stackov-crash-$d.json" | sed 's/ x[0-9]* .*//; s/ x[0-9]*$//')
 total=$(sed -n 's/^  frames: *\([0-9]*\) .*/\1/p' "$run/stackov-crash-$d.txt" | head -1)
 sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" | awk -v cyc="$cyc" '
@@ -43,7 +45,7 @@ sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" | awk -v cyc="$cyc" 
 		for (; n < k; n++) {	# a gap: the cycle, on from the frame before it
 			at = 0
 			for (i = 1; i <= nc; i++) if (c[i] == prev) at = i
-			prev = at ? c[at % nc + 1] : c[1]
+			prev = at ? c[(at - 2 + nc) % nc + 1] : c[nc]
 			print n, prev
 		}
 		print k, name; prev = name; n = k + 1
@@ -91,7 +93,13 @@ if [ -f "$do" ]; then
 		plain >"$tmp/drgn.raw"
 	drgn_all=$(sed -n 's/^stack trace (\([0-9]*\) frames.*/\1/p' "$do" | head -1)
 	drgn_why=$(sed -n 's/^ *#[0-9]* *drgn: \(.*\); its unwind stops here$/\1/p' "$do" | head -1)
+	drgn_version=$(sed -n 's/^drgn version: *//p' "$do" | head -1)
 fi
+# The stack stackov's frame N is on ([TASK], [IRQ]...), from its text.
+stack_at() {
+	sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" |
+		awk -v n="$1" '$1 ~ /^#[0-9]+$/ && substr($1, 2) + 0 <= n { s = $NF; gsub(/[][]/, "", s) } END { print s }'
+}
 
 # compare PEER NAME RAW WHY KNOWN: the peer's frames from stackov's first
 # function to its last, counted and named frame by frame as stackov's.
@@ -113,10 +121,19 @@ compare() {
 	fi
 	# Up to its last frame of stackov's last function (the entry).
 	stop=$(awk -v l="$last" '$2 == l { e = NR } END { print e }' "$tmp/from")
+	extra=0
 	if [ -n "$stop" ]; then
 		head -n "$stop" "$tmp/from" >"$tmp/span"
 	else
 		cp "$tmp/from" "$tmp/span"
+		# An unwind that reached a module's init function, whose text
+		# (and ORC) the kernel freed once init returned, goes no further
+		# with sense: what follows it is made up. Its frames end there.
+		im=$(awk '$2 == "init_module" { print NR; exit }' "$tmp/span")
+		if [ -n "$im" ] && grep -qx init_module "$tmp/ours.fn"; then
+			extra=$(($(wc -l <"$tmp/span") - im))
+			head -n "$im" "$tmp/from" >"$tmp/span"
+		fi
 	fi
 	# Frames by number: a run the peer numbered is all there.
 	n=$(($(tail -1 "$tmp/span" | cut -d' ' -f1) - $(head -1 "$tmp/span" | cut -d' ' -f1) + 1))
@@ -142,6 +159,7 @@ compare() {
 	fi
 	if [ -z "$stop" ] && [ -z "$why" ] && [ "$(tail -1 "$tmp/span" | cut -d' ' -f2)" = init_module ]; then
 		why="its unwind ends in init_module, the module's init code"
+		[ "$extra" = 0 ] || why="$why (then $extra frame(s) made up from its freed text, left out)"
 		known="the kernel frees a module's init text once its init returns, and drgn's unwind ends in it"
 	fi
 	if [ -z "$stop" ]; then
@@ -168,6 +186,17 @@ dwhy=${drgn_why:+drgn: $drgn_why} dknown=''
 if [ "${drgn_all:-0}" -ge 1024 ]; then
 	dwhy="drgn's limit of 1024 frames"
 	dknown="drgn's stack_trace() stops at 1024 frames (libdrgn's limit)"
+fi
+# drgn before 0.0.23 takes an ORC_REG_SP_INDIRECT CFA (the return into
+# the handler that switched to the IRQ stack: the old stack pointer is
+# the IRQ stack's top word) from %rbp, not %rsp (drgn commit cff9b618):
+# its unwind loses the pc in its last frame, the one stackov's frames
+# cross to another stack at.
+ndrgn=$(wc -l <"$tmp/drgn.raw")
+if [ "$drgn_why" = "program counter is not known" ] && [ -n "${drgn_version:-}" ] &&
+	dpkg --compare-versions "$drgn_version" lt 0.0.23 && [ "$ndrgn" -ge 2 ] &&
+	[ "$(stack_at $((ndrgn - 2)))" != "$(stack_at $((ndrgn - 1)))" ]; then
+	dknown="drgn $drgn_version reads an ORC_REG_SP_INDIRECT CFA from %rbp, not %rsp (fixed in 0.0.23, drgn commit cff9b618): its unwind loses the pc in the frame that switched from the $(stack_at $((ndrgn - 1))) stack to the $(stack_at $((ndrgn - 2))) one"
 fi
 if [ -f "$do" ]; then
 	compare drgn "drgn's stack_trace" "$tmp/drgn.raw" "$dwhy" "$dknown" >>"$tmp/peers.jsonl"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Dumps replayed: the engine (libstackov) run again, by stackov-replay, on
+# the answers crash gave it while it read a real dump of the lab
+# (tests/replay/NAME.gz, one per fatal scenario and kernel line), with no
+# dump, vmlinux or reader, in milliseconds. Each replay must ask nothing
+# the recording does not hold, give the verdict the readers gave then
+# (NAME.json), and agree with what shares no code with the engine: the
+# dump's own kernel log (NAME.facts: the BUG line's stack, fault and
+# bounds, the oops's task) and what the scenario is known to do (its
+# function in the cycle, from tests/scenarios.tsv). A dump with no
+# guard-page hit must still be refused in one line.
+# shellcheck source=tests/lib.sh
+. "$(dirname -- "$0")/lib.sh"
+
+cd "$LAB_ROOT" || exit 1
+bin=$(vm/builders/host-tools.sh stackov-replay) || { fail "stackov-replay does not build"; finish; }
+s=$(mktemp -d "$LAB_OUT/test-replay-XXXX")
+n=0 t0=$(date +%s.%N)
+for gz in tests/replay/*.gz; do
+	[ -f "$gz" ] || continue
+	name=$(basename "$gz" .gz)
+	n=$((n + 1))
+	rc=0
+	"$bin" "$gz" stackov -j >"$s/$name.json" 2>"$s/$name.err" || rc=$?
+	trc=0
+	"$bin" "$gz" stackov >"$s/$name.txt" 2>>"$s/$name.err" || trc=$?
+	check "$name: replayed with every answer on the recording (status $rc/$trc$(head -c 200 "$s/$name.err" | tr '\n' ' '))" \
+		sh -c "[ $rc -le 1 ] && [ $trc -le 1 ] && [ $rc = $trc ]"
+	check "$name: the verdict the readers gave on the dump, word for word" cmp -s "$s/$name.json" "tests/replay/$name.json"
+	f=tests/replay/$name.facts
+	bug=$(sed -n 's/^BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' "$f")
+	if [ -z "$bug" ]; then
+		check "$name: no guard-page hit in the kernel's log: refused in one line" is_refusal "$s/$name.json"
+		continue
+	fi
+	j=$s/$name.json
+	check "$name: the stack, fault and bounds of the kernel's BUG line ($bug)" \
+		[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
+	oops=$(sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' "$f")
+	check "$name: the oops's task ($oops)" [ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
+	# NAME is LINE-VARIANT-SCENARIO-DUMP: what the scenario recurses in.
+	sc=$(echo "$name" | sed -n 's/^[a-z0-9.]*-[a-z]*-\([A-Z_]*\)-[a-z-]*$/\1/p')
+	case $sc in
+	RECURSE_*)
+		fn=$(scenario_field "$sc" function)
+		check "$name: the cycle folds $fn, the function $sc recurses in ($(jfield "$j" cycle))" \
+			cycle_has "$(jfield "$j" cycle)" "$fn" ;;
+	'') fail "$name: the name says no scenario (LINE-VARIANT-SCENARIO-DUMP)" ;;
+	*) check "$name: $sc does not recurse: no cycle" [ "$(jfield "$j" cycle_reps)" = 0 ] ;;
+	esac
+done
+took=$(echo "$(date +%s.%N) - $t0" | bc)
+check "tests/replay holds recordings to replay ($n, replayed in $took s)" [ "$n" -ge 1 ]
+[ "$failed" = 0 ] && rm -rf "$s"
+finish

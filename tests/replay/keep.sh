@@ -1,0 +1,36 @@
+#!/bin/sh
+# tests/replay/keep.sh RUN PREFIX [DIR] - keep what make check replays of
+# one run's dump (vmcore, else qemu-vmcore), named NAME = PREFIX-DUMP
+# (LINE-VARIANT-SCENARIO-DUMP: c-20 reads the scenario from it): the
+# recording of crash's answers to the engine (RUN/replay-DUMP.gz,
+# report.sh's) as DIR/NAME.gz, the
+# verdict the readers gave then (the catalogue checked it against the
+# kernel's report and drgn's unwinder) as NAME.json, and the facts that
+# share no code with the engine, from the dump's own kernel log, as
+# NAME.facts: the BUG line and the oops's task line. DIR: tests/replay.
+set -eu
+# shellcheck source=vm/lib.sh
+. "$(dirname -- "$0")/../../vm/lib.sh"
+
+run=${1:?usage: keep.sh RUN PREFIX [DIR]}
+prefix=${2:?usage: keep.sh RUN PREFIX [DIR]}
+dir=${3:-$LAB_ROOT/tests/replay}
+for d in vmcore qemu-vmcore; do
+	if [ ! -s "$run/replay-$d.gz" ] || [ ! -s "$run/stackov-crash-$d.json" ]; then
+		continue
+	fi
+	dmesg=$run/$(rec_get "$run" '.dumps[] | select(.name == $n) | .dmesg' --arg n "$d")
+	[ -f "$dmesg" ] || continue
+	name=$prefix-$d
+	mkdir -p "$dir"
+	cp "$run/replay-$d.gz" "$dir/$name.gz"
+	cp "$run/stackov-crash-$d.json" "$dir/$name.json"
+	{
+		echo "# $(rec_get "$run" '.kernel.description + " " + .kernel.variant + " " + (.scenario // "MODULE")'), $d of $(basename "$run")"
+		kernel_log "$dmesg" | grep -E -m1 '^BUG: [A-Z]+ stack guard page was hit at ' || true
+		kernel_log "$dmesg" | grep -E -m1 '^CPU: [0-9]+ (UID: [0-9]+ )?PID: [0-9]+ Comm: ' || true
+	} >"$dir/$name.facts"
+	echo "$dir/$name.gz"
+	exit 0
+done
+die "$run has no recorded dump to keep"
