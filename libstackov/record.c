@@ -3,7 +3,7 @@
  * libstackov: every answer a reader gives the engine, recorded, and the
  * engine run again on the recording alone: a dump replayed in a fraction
  * of a second, with no dump, no vmlinux and no reader. The recording is
- * gzip'd text, one answer a line:
+ * text, one answer a line (replayed as it is or gzip'd):
  *   R ADDR LEN HEX|-      memory (- when the read failed)
  *   S NAME VALUE          a symbol's address (-1: none)
  *   Z STRUCT N            a struct's size     O STRUCT MEMBER N  an offset
@@ -12,6 +12,12 @@
  *   G CPU IP SP BP|-      a CPU's registers   N PC START NAME|-  a text address's name
  *   P ADDR PFN            a page-table walk's answer
  * Lines starting with # are comments: what was recorded, and from what.
+ *
+ * The recording is written with stdio, never zlib: inside crash, zlib's
+ * names are crash's own (its bundled gdb exports part of an older zlib,
+ * gzopen among them, and a Debian crash's gzopen with the system's gzgets
+ * corrupts the heap). The reader's caller gzips it (vm/read/report.sh);
+ * stackov-replay, a program of its own, reads either.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -293,7 +299,7 @@ void so_rec_read(struct stackov *s, uint64_t addr, const void *buf, size_t len, 
 
 /*
  * Record into @path: the answers go to a temporary file as they come,
- * deduplicated and gzip'd into @path when the handle closes.
+ * deduplicated into @path (text) when the handle closes.
  */
 int stackov_record(struct stackov *s, const char *path)
 {
@@ -326,29 +332,31 @@ static int add_line(char ***lines, size_t *n, size_t *cap, const char *line)
 }
 
 /*
- * The recording's lines, each once, into @path (gzip): with what the file
+ * The recording's lines, each once, into @path (text): with what the file
  * held already, so that each command a reader runs on one dump adds its
- * answers to one recording.
+ * answers to one recording. A gzip'd file there is not merged into: -1.
  */
 int so_rec_finish(struct stackov *s)
 {
 	char **lines = NULL, *buf = NULL, tmp[4200];
 	size_t n = 0, cap = 0, lcap = 0, i;
 	ssize_t got;
-	gzFile g;
+	FILE *g;
 	int r = -1;
 
 	if (!s->rec)
 		return 0;
-	g = gzopen(s->rec_path, "rb");
+	g = fopen(s->rec_path, "r");
 	if (g) {
-		size_t bcap = 0;
-		char *line = NULL;
+		int gz = fgetc(g) == 0x1f && fgetc(g) == 0x8b;
 
-		while (gz_line(g, &line, &bcap) && !add_line(&lines, &n, &cap, line))
-			;
-		free(line);
-		gzclose(g);
+		rewind(g);
+		while (!gz && (got = getline(&buf, &lcap, g)) > 0)
+			if (add_line(&lines, &n, &cap, buf))
+				break;
+		fclose(g);
+		if (gz)
+			goto out;
 	}
 	rewind(s->rec);
 	while ((got = getline(&buf, &lcap, s->rec)) > 0)
@@ -357,13 +365,13 @@ int so_rec_finish(struct stackov *s)
 	/* Comments first (what was recorded), then the answers, sorted. */
 	qsort(lines, n, sizeof(*lines), cmp_str);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", s->rec_path);
-	g = gzopen(tmp, "wb9");
+	g = fopen(tmp, "w");
 	if (!g)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(lines[i], lines[i - 1]))
-			gzputs(g, lines[i]);
-	if (gzclose(g) == Z_OK && !rename(tmp, s->rec_path))
+			fputs(lines[i], g);
+	if (!fclose(g) && !rename(tmp, s->rec_path))
 		r = 0;
 out:
 	for (i = 0; i < n; i++)

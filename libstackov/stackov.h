@@ -63,8 +63,9 @@ STACKOV_API struct stackov *stackov_open(const struct stackov_target *t, char *e
 STACKOV_API void stackov_close(struct stackov *s);
 
 /*
- * Record every answer the target gives into @path (gzip'd text), for
- * stackov_replay_open(): a dump replayed without the dump.
+ * Record every answer the target gives into @path (text; added to what a
+ * recording there holds), for stackov_replay_open() (text or gzip'd): a
+ * dump replayed without the dump.
  */
 STACKOV_API int stackov_record(struct stackov *s, const char *path);
 STACKOV_API struct stackov *stackov_replay_open(const char *path, char *err, size_t errlen);
