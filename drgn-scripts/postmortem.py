@@ -82,7 +82,7 @@ def main(argv):
     lo = task.stack.value_()
     print("drgn version:   %s" % drgn.__version__)
     print("crashed thread: %s pid %d (task_struct %#x)" % (
-        task.comm.string_().decode(), task.pid.value_(), task.value_()))
+        stackov.text_string(task.comm.string_()), task.pid.value_(), task.value_()))
     print("cpu:            %d" % task_cpu(task))
     print("stack:          %#x..%#x (THREAD_SIZE %d)" % (lo, lo + thread_size, thread_size))
     try:

@@ -116,6 +116,10 @@ STACKOV_API void stackov_cycle_words(const char * const *names, int start, int p
  * 0x7e escaped as \u00XX.
  */
 STACKOV_API void stackov_json_string(const char *s, char *buf, size_t len);
+/* @s (a comm) as the verdict's text words it: every byte below 0x20 or
+ * above 0x7e as \xNN.
+ */
+STACKOV_API void stackov_text_string(const char *s, char *buf, size_t len);
 /* KSTACK_OFFSET_MAX's mask for a kernel @major.@minor. */
 STACKOV_API unsigned int stackov_kstack_mask(int major, int minor);
 

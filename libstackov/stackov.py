@@ -64,6 +64,7 @@ def lib():
         _lib.stackov_dump_mismatch.argtypes = [_c.c_char_p, _c.c_char_p, _c.c_char_p,
                                                _c.c_size_t]
         _lib.stackov_dump_info.argtypes = [_c.c_char_p, _c.c_char_p, _c.c_char_p, _c.c_size_t]
+        _lib.stackov_text_string.argtypes = [_c.c_char_p, _c.c_char_p, _c.c_size_t]
     return _lib
 
 
@@ -217,3 +218,11 @@ def dump_info(dump, key):
     if lib().stackov_dump_info(dump.encode(), key.encode(), buf, len(buf)):
         return None
     return buf.value.decode()
+
+
+def text_string(raw):
+    """@raw (bytes: a comm) as the verdict's text words it: every byte
+    below 0x20 or above 0x7e as \\xNN."""
+    buf = _c.create_string_buffer(4 * len(raw) + 1)
+    lib().stackov_text_string(raw, buf, len(buf))
+    return buf.value.decode("ascii")

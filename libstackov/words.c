@@ -96,6 +96,11 @@ void so_text_comm(const char *comm, char *buf, size_t len)
 	buf[n < len ? n : len - 1] = '\0';
 }
 
+void stackov_text_string(const char *s, char *buf, size_t len)
+{
+	so_text_comm(s, buf, len);
+}
+
 void stackov_json_string(const char *s, char *buf, size_t len)
 {
 	const unsigned char *c = (const unsigned char *)s;

@@ -121,16 +121,18 @@ static void print_bytes(const struct sl_verdict *v)
 void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 {
 	const struct sl_report *r = v->r;
-	char cyc[512];
+	char cyc[512], comm[4 * sizeof(r->comm) + 1], ctx[4 * sizeof(v->context) + 1];
 	int i;
 
 	printf("%s: %s stack, ", r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT ? "stack overflow" :
 	       r->kind == K_BARE_DF ? "double fault" : "stack corruption", stack_of(r));
+	stackov_text_string(r->comm, comm, sizeof(comm));
 	if (r->pid >= 0)
-		printf("pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
+		printf("pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
 	else
 		printf("pid ? (the log names no task)\n");
-	printf("  context:   %s\n", v->context);
+	stackov_text_string(v->context, ctx, sizeof(ctx));
+	printf("  context:   %s\n", ctx);
 	printf("  entry:     %s\n", v->entry);
 	if (r->have_bounds) {
 		printf("  stack:     %lx..%lx (%lu bytes)\n", r->lo, r->hi, r->hi - r->lo);
@@ -247,13 +249,14 @@ void sl_print_json(const struct sl_verdict *v)
 void sl_print_facts(const struct sl_verdict *v)
 {
 	const struct sl_report *r = v->r;
-	char cyc[512];
+	char cyc[512], comm[4 * sizeof(r->comm) + 1];
 
 	printf("kind: %s\n", kind_name(r));
 	printf("stack: %s\n", stack_of(r));
 	printf("side: %s\n", side(r));
+	stackov_text_string(r->comm, comm, sizeof(comm));
 	if (r->pid >= 0)
-		printf("task: pid %d \"%s\" on cpu %d\n", r->pid, r->comm, r->cpu);
+		printf("task: pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
 	else
 		printf("task: unknown\n");
 	printf("context: %s\n", v->ctx_kind);

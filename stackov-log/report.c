@@ -161,6 +161,31 @@ static enum sl_section marker(const char *s, enum sl_section cur, int *is)
 	return cur;
 }
 
+/*
+ * A comm as a log escapes its bytes, back to the bytes: "\xNN" (the
+ * kernel's /dev/kmsg), and "\xffffffNN", a byte sign-extended
+ * (makedumpfile's --dump-dmesg, which prints a char with %02x).
+ */
+static void unescape_comm(char *c)
+{
+	char *w = c, hex[3] = "";
+
+	while (*c) {
+		if (c[0] == '\\' && c[1] == 'x') {
+			int n = strncmp(c + 2, "ffffff", 6) ? 2 : 8;
+
+			if (isxdigit((unsigned char)c[n]) && isxdigit((unsigned char)c[n + 1])) {
+				memcpy(hex, c + n, 2);
+				*w++ = (char)strtoul(hex, NULL, 16);
+				c += n + 2;
+				continue;
+			}
+		}
+		*w++ = *c++;
+	}
+	*w = '\0';
+}
+
 /* A line of an open report. 1 if the report ended with it. */
 static int report_line(int i, const char *raw, long lineno)
 {
@@ -186,6 +211,7 @@ static int report_line(int i, const char *raw, long lineno)
 		r->pid = atoi(p + 5);
 		if (sscanf(strstr(s, " Comm: ") + 7, "%63s", r->comm) != 1)
 			r->comm[0] = '\0';
+		unescape_comm(r->comm);
 		p = strstr(s, "ainted ");
 		if (p) {
 			p += 7;

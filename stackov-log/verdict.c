@@ -305,6 +305,7 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 	char who[96], work[SL_NAME];
 	int i, softirq = 0;
 
+	/* The comm's bytes as they are: the text escapes them, the JSON too. */
 	if (r->pid >= 0)
 		snprintf(who, sizeof(who), "pid %d \"%s\"", r->pid, r->comm);
 	else

@@ -79,6 +79,18 @@ run threadfn tests/logs/lab/kworker-threadfn-pointer-6.12.log
 check "a threadfn pointer in an all-'?' trace: the entry is kthread function worker_thread" \
 	sh -c "[ $rc = 0 ] && grep -q '^  entry:     kthread function worker_thread\$' '$s/threadfn.out'"
 
+# A comm with bytes outside printable ASCII, as Debian 12's makedumpfile
+# --dump-dmesg writes them (a byte above 0x7f sign-extended: \xffffffe9):
+# the task's own bytes, worded as a dump's verdict words them (t-50's
+# odd_comm: the engine's text \xNN, its JSON \u00XX).
+run oddcomm tests/logs/lab/makedumpfile-odd-comm.log
+printf '%s\n' 'pid 59 "odd\xe9\x01comm" on cpu 1' >"$s/oddcomm.want"
+check "makedumpfile's sign-extended comm: the text says $(cat "$s/oddcomm.want")" \
+	sh -c "[ $rc = 0 ] && grep -qF -f '$s/oddcomm.want' '$s/oddcomm.out'"
+run oddcommj tests/logs/lab/makedumpfile-odd-comm.log -j
+printf '%s\n' '"comm":"odd\u00e9\u0001comm"' >"$s/oddcommj.want"
+check "and -j's comm is the same bytes, $(cat "$s/oddcommj.want")" grep -qF -f "$s/oddcommj.want" "$s/oddcommj.out"
+
 # A console cut inside the report (6.12's QEMU boot, when the pvpanic
 # pause comes first): -j says so ("ended":false), and says a whole one
 # ended; tests/lib.sh's explain_agrees_on then reads the dump's log.
