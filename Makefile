@@ -1,7 +1,8 @@
 # stackov-lab: the entry points. Each target is a line or two that calls a
 # script; the scripts say what they do. The rooms of vm/:
 #   vm/kernels/   what each kernel is (KERNEL=lab LINUX=6.1: lab-6.1.sh)
-#   vm/builders/  deps, kernel, module, initramfs, crash and its extension
+#   vm/builders/  deps, kernel, module, initramfs, the readers (crash, gdb,
+#                 drgn: READERS=trixie|sid|host) and crash's extension
 #   vm/guest/     what runs inside the guest
 #   vm/boot/      QEMU, the accelerator probe, kdump's and QEMU's dumps
 #   vm/read/      crash, gdb and drgn on a dump, and the report
@@ -23,18 +24,24 @@
 #   make gdb-catch [SCENARIO=NAME]  boot, stop at the overflow in gdb, go on
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
 #   make report [DUMP=out/<run>]    the post-mortem of a run, again
+#   make readers       the dump readers of READERS (default trixie: Debian's
+#                      crash, gdb and drgn; sid: the newest; host: this
+#                      machine's, crash built from source), and their versions
 #   make explain LOG=file [VMLINUX=path] [MODULES=dir]  a log's overflows,
 #                      explained from the log alone (stackov-log/)
 #   make build         kernel, module and initramfs only
 #   make bench         the series' pthread_create+join table, repeatably
 #   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
 #        bench-crashkernel | bench-latency | bench-explain    one measurement each
+#   make bench-peers   every fatal scenario of vmap and orc read by trixie's
+#                      and sid's readers: each peer's status, as a table
 #   make bench-doc     bench/README.md's tables, from the last measurements
 #   make soak [SCENARIO=a,b] [N=10]   each scenario N times in a row, a table
 #                      of what each run said (default: every fatal scenario);
 #                      make bench-soak keeps that table for bench/README.md
-# Every target takes KERNEL= and LINUX= (vm/kernels/KERNEL-LINUX.sh) and
-# VARIANT= (the description's variants; its first by default).
+# Every target takes KERNEL= and LINUX= (vm/kernels/KERNEL-LINUX.sh),
+# VARIANT= (the description's variants; its first by default) and
+# READERS= (trixie, sid or host: whose crash, gdb and drgn read the dumps).
 
 KERNEL   ?= lab
 LINUX    ?= 6.1
@@ -46,14 +53,16 @@ SOAK_SCENARIO = $(if $(filter file,$(origin SCENARIO)),,$(SCENARIO))
 APPEND   ?=
 DUMP     ?= out/latest
 ACCEL    ?= auto
-export KERNEL LINUX VARIANT ACCEL APPEND
+# The dump readers: Debian trixie's (default), sid's, or host (vm/builders/readers.sh).
+READERS  ?= trixie
+export KERNEL LINUX VARIANT ACCEL APPEND READERS
 
 # A measurement: its output is shown and kept for make bench-doc.
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash crash-tool report explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
-	bench-crashkernel bench-latency bench-explain bench-doc soak bench-soak clean
+	crash readers readers-made report explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	bench-crashkernel bench-latency bench-explain bench-peers bench-doc soak bench-soak clean
 
 all: build
 
@@ -89,13 +98,17 @@ gdb: deps
 gdb-catch: build
 	@SCENARIO=$(SCENARIO) vm/gdb-catch.sh
 
-crash-tool: deps
-	@vm/builders/crash.sh >/dev/null
+readers: deps
+	@vm/builders/readers.sh
 
-crash: crash-tool
+# The readers made, quietly: what make crash and make report need.
+readers-made: deps
+	@vm/builders/readers.sh >/dev/null
+
+crash: readers-made
 	@vm/read/crash-open.sh "$(DUMP)"
 
-report: crash-tool
+report: readers-made
 	@vm/read/report.sh "$(DUMP)"
 
 explain: deps
@@ -128,14 +141,18 @@ bench-crash: deps
 bench-boot: build
 	@$(BENCH) $@ bench/boot-time.sh
 
-bench-kdump: build crash-tool
+bench-kdump: build readers-made
 	@$(BENCH) $@ bench/kdump.sh
 
 bench-crashkernel: build
 	@$(BENCH) $@ bench/crashkernel.sh
 
-bench-latency: build crash-tool
+bench-latency: build readers-made
 	@$(BENCH) $@ bench/latency.sh
+
+bench-peers: deps
+	@OTHER_SCENARIOS=all tests/run.sh t-30-catalogue-vmap t-33-catalogue-orc
+	@$(BENCH) $@ bench/peers-table.sh
 
 bench-explain: deps-check
 	@$(BENCH) $@ bench/explain-size.sh

@@ -12,6 +12,10 @@ of those), and drgn's own stack pointer for it (sp, of a run's first
 frame). The stacks and the crashed task are libstackov's (the engine's
 stackov-current and stackov-stacks), as stackov's; a test that checks
 where a frame is reads the sp, not the name.
+
+Then drgn's own word on the stacks, where it has one (drgn 0.1.0 and
+later: drgn.helpers.linux.stack): kernel_stack_trace()'s segments, each
+with the StackKind drgn gives it, its frames and its first frame's sp.
 """
 import json
 import sys
@@ -154,6 +158,36 @@ def main(argv):
         times = "" if i == j else " (x%d)" % (j - i + 1)
         print("  %-9s %#x %s%s%s [%s] sp %#x" % (span, pc, name, src, times, kind, frame.sp))
         i = j + 1
+    stack_kinds(prog, task)
+
+
+def stack_kinds(prog, task):
+    """drgn's kernel_stack_trace() of @task: a line a segment, "KIND #A-#B
+    FIRST sp SP" (FIRST: the segment's first frame's function)."""
+    try:
+        from drgn.helpers.linux.stack import kernel_stack_trace
+    except ImportError:
+        print("\ndrgn's stack kinds: none (drgn %s has no drgn.helpers.linux.stack;"
+              " 0.1.0 and later have it)" % drgn.__version__)
+        return
+    try:
+        kst = kernel_stack_trace(prog, task)
+    except Exception as err:
+        print("\ndrgn's stack kinds: kernel_stack_trace() failed: %s" % err)
+        return
+    print("\ndrgn's stack kinds (kernel_stack_trace(), %d segments):" % len(kst.segments))
+    i = 0
+    for seg in kst.segments:
+        first = seg.frames[0]
+        try:
+            sp = "%#x" % first.sp
+        except LookupError:
+            sp = "?"
+        # The physical frame's name: the last of those sharing its pc.
+        names = [f.name for f in seg.frames if not f.is_inline and f.name]
+        print("  %-8s #%d-#%d %s sp %s" % (seg.kind.name, i, i + len(seg.frames) - 1,
+                                           names[0] if names else "??", sp))
+        i += len(seg.frames)
 
 
 def kallsyms_name(e, pc):

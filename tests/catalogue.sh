@@ -14,10 +14,12 @@
 # guard-page hit, also the one the kernel's BUG line names), and that the
 # three stackovs (crash, gdb, drgn) say the same, word for word, on kdump's
 # dump and on QEMU's, and what each dump's BUG line, oops and drgn's own
-# unwinder say (readers_agree in tests/lib.sh); on orc and stock (no frame
-# pointer), also that crash's
-# bt and drgn's stack_trace find the same frames (peers_agree). Writes
-# out/catalogue-VARIANT.txt: one line per scenario, its outcome.
+# unwinder say (readers_agree in tests/lib.sh); that crash's bt and drgn's
+# stack_trace find the same frames, and drgn's StackKind stackov's stack,
+# or differ only as the lab has traced (peers_agree); on vmap and orc, for
+# a subset, that the other suite's readers (sid's, READERS) give the same
+# verdicts (other_agrees). Writes out/catalogue-VARIANT.txt: one line per
+# scenario, its outcome; out/peers-VARIANT.tsv: every peer's status.
 
 # alt_conditions NAME COLUMN ALT: the conditions of alternative ALT of
 # NAME's outcome in COLUMN, one a line.
@@ -56,6 +58,46 @@ su_agrees() {
 }
 keep_replay() { "$LAB_ROOT/tests/replay/keep.sh" "$1" "$2" "$LAB_OUT/replay-kept" >/dev/null; }
 
+# The other suite's readers on the same dumps: sid's (the newest crash,
+# gdb and drgn), or trixie's when the catalogue ran on sid's. On vmap and
+# orc, for OTHER_SCENARIOS (default RECURSE_TASK and RECURSE_HARDIRQ, a
+# task's overflow and an IRQ stack's; "all": every fatal one).
+other_suite() { if [ "$READERS" = sid ]; then echo trixie; else echo sid; fi; }
+other_reads() {
+	case $cn in vmap | orc) ;; *) return 1 ;; esac
+	case " ${OTHER_SCENARIOS:-RECURSE_TASK RECURSE_HARDIRQ} " in
+	" all " | *" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+# other_agrees NAME RUN: the other suite's report on a copy of RUN (its
+# dumps hard-linked): its readers are that suite's, and each reader's
+# stackov verdict is byte for byte the one the catalogue's readers gave;
+# its peers as peers_agree has them.
+other_agrees() {
+	os=$(other_suite)
+	orun=$2-$os
+	rm -rf "$orun"
+	cp -al "$2" "$orun"
+	READERS=$os "$LAB_ROOT/vm/read/report.sh" "$orun" >"$orun.out" 2>&1 || true
+	check "$1: $os's readers read it ($(jq -c .versions "$orun/readers.json" 2>/dev/null))" \
+		jq_true --arg s "$os" '.suite == $s and (.versions | has("crash") and has("gdb") and has("drgn"))' "$orun/readers.json"
+	for d in vmcore qemu-vmcore; do
+		[ -f "$2/stackov-crash-$d.json" ] || continue
+		for r in crash gdb drgn; do
+			check "$1: on $d, $os's $r gives stackov's verdict byte for byte as $READERS's" \
+				cmp "$2/stackov-$r-$d.json" "$orun/stackov-$r-$d.json"
+		done
+	done
+	peers_agree "$1 ($os)" "$orun"
+	# For the note's table of peers: every peer's line, by suite.
+	for rr in "$2" "$orun"; do
+		jq -r --arg s "$1" --arg cn "$cn" '.[] | .dump as $d | (.peers // [])[] |
+			[$cn, $s, $d, .peer, (.version // "-"), .status, (.known // "-")] | @tsv' "$rr/peers.json" 2>/dev/null
+	done >>"$LAB_OUT/peers-$cn.tsv"
+	[ "${KEEP:-0}" = 1 ] || rm -f "$orun/qemu-dump/qemu-vmcore.elf"
+}
+
 # hex16 HEX: HEX as 16 lowercase digits, no 0x. hex_sub HEX N: HEX - N
 # (N hex), as 16 digits (bc: shell arithmetic stops at 2^63).
 hex16() { echo "${1#0x}" | tr 'A-F' 'a-f' | awk '{ printf "%16s\n", $0 }' | tr ' ' 0; }
@@ -85,6 +127,7 @@ catalogue() {
 	: >"$table"
 	: >"$LAB_OUT/kerneloffset-$cn.txt"
 	: >"$LAB_OUT/kstack-$cn.txt"
+	: >"$LAB_OUT/peers-$cn.tsv"
 	klog() { kernel_log "$log"; }
 	in_log() { klog | grep -Eq -- "$1"; }
 	outcome() { record_outcome "$table" 8 "$s"; }
@@ -170,23 +213,19 @@ catalogue() {
 		kof=$(grep -a -m1 -o 'KERNELOFFSET=[0-9a-f]*' "$run/vmcore.elf" "$run/vmcore" 2>/dev/null | head -1 | sed 's/^[^:]*://')
 		check "$s: the dump's VMCOREINFO has KERNELOFFSET (${kof:-none})" [ -n "$kof" ]
 		[ -n "$kof" ] && echo "$s $kof" >>"$LAB_OUT/kerneloffset-$cn.txt"
-		case $cv in
-		orc | stock) peers_agree "$s" "$run" ;;
-		*) skip "$s: stackov's frames beside crash's bt and drgn's stack_trace" \
-			"checked on orc and stock, whose ORC tables the peers unwind too; here crash 8.0.6's bt takes 63 frames where the frame-pointer chain has 64 (peers.json shows it)" ;;
-		esac
+		peers_agree "$s" "$run"
 		# The random stack offset stackov read for the syscall, beside
 		# do_syscall_64's frame bytes (kstack_offsets checks them): every
 		# dump entered by a syscall has both.
 		for d in vmcore qemu-vmcore; do
 			j=$run/stackov-crash-$d.json
-			if ! jq -e '.entry | startswith("syscall")' "$j" >/dev/null 2>&1; then
+			if ! jq_true '.entry | startswith("syscall")' "$j" >/dev/null 2>&1; then
 				skip "$s: the random stack offset on $d" "no syscall entry in stackov's verdict on $d"
 				continue
 			fi
 			# do_syscall_64's frame is on the task's stack: the frames of
 			# an overflow of another stack (an interrupt's) end before it.
-			if ! jq -e '.stack == "TASK"' "$j" >/dev/null 2>&1; then
+			if ! jq_true '.stack == "TASK"' "$j" >/dev/null 2>&1; then
 				skip "$s: the random stack offset on $d beside do_syscall_64's frame" \
 					"the overflowed stack is $(jq -r .stack "$j"), whose frames end before the task's do_syscall_64"
 				continue
@@ -208,6 +247,12 @@ catalogue() {
 		# (tests/c-20-replay.sh; copied into tests/replay/ to keep).
 		check "$s: crash's answers to the engine were recorded, and kept in $LAB_OUT/replay-kept" \
 			keep_replay "$run" "$(line_name "$cv" | sed 's/^\([a-z]*\)-\(.*\)$/\2-\1/; /-/!s/^/6.1-/')-$s"
+		if other_reads "$s"; then
+			other_agrees "$s" "$run"
+		else
+			skip "$s: $(other_suite)'s readers on the same dumps" \
+				"a subset: RECURSE_TASK and RECURSE_HARDIRQ on vmap and orc (OTHER_SCENARIOS=all: every fatal one)"
+		fi
 		[ "${KEEP:-0}" = 1 ] || rm -f "$run/qemu-dump/qemu-vmcore.elf"
 		if [ "$(recurses "$s")" = yes ]; then
 			rsps=$(sed -n '/^stack trace (/,/^$/p' "$drgn" | awk -v f=" $fn at " \

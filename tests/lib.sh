@@ -282,6 +282,9 @@ jfield() {
 	jq -ner --arg k "$2" 'input | if has($k) then .[$k] | tostring else error("no key \($k)") end' "$1" ||
 		{ echo "jfield: no '$2' in ${1##*/}" >&2; return 1; }
 }
+# jq_true FILTER FILE [JQ ARGS...]: FILTER on FILE's JSON is true (jq -e),
+# quietly.
+jq_true() { jq -e "$@" >/dev/null; }
 in_range() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 # su_bytes RUN FN: FN's static frame size as the compiler gave it
 # (-fstack-usage: RUN/frames.su), or nothing.
@@ -509,11 +512,13 @@ readers_agree() {
 		fi
 		check "$name: on $d, stackov's stack, fault and bounds are the BUG line's ($bug)" \
 			[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
-		# The oops prints a comm's bytes as they are; the readers' JSON
-		# gives each byte past ASCII as the code point of its value
-		# (\u00e9 for 0xe9): Latin-1, read back to UTF-8 to compare.
+		# The oops prints a comm's bytes as they are (makedumpfile's
+		# dmesg escapes them: \xNN, sign-extended past 0x7f to
+		# \xffffffNN; perl decodes both); the readers' JSON gives each
+		# byte past ASCII as the code point of its value (\u00e9 for
+		# 0xe9): Latin-1, read back to UTF-8 to compare.
 		oops=$(kernel_log "$dmesg" | LC_ALL=C sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' |
-			head -1 | iconv -f latin1 -t utf-8)
+			head -1 | perl -pe 's/\\x(?:ffffff)?([0-9a-f]{2})/chr(hex($1))/ge' | iconv -f latin1 -t utf-8)
 		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
 			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
 		cyc=$(jfield "$j" cycle)
@@ -567,7 +572,11 @@ gdb_frames_in() {
 # vm/read/peers.sh): as many frames from the fault to the entry, the same
 # functions in the same order. A peer that stopped short passes only when
 # the reason is a limitation of that peer the lab has traced (crash's code,
-# drgn's frame limit) and every frame it gave is stackov's, in order.
+# drgn's frame limit) and every frame it gave is stackov's, in order; one
+# that differs, only when peers.sh traced the difference (a frame-pointer
+# walk from a fault in a prologue). drgn's StackKind (drgn 0.1.0 and
+# later; a SKIP before) agrees with stackov's stack, or differs as its
+# source says it must (an sp in a guard page is in no range: UNKNOWN).
 peers_agree() {
 	name=$1 prun=$2
 	for d in vmcore qemu-vmcore; do
@@ -579,15 +588,24 @@ peers_agree() {
 			fail "$name: on $d, peers.json compares no peer: $(jq -r --arg d "$d" '.[] | select(.dump == $d) | .error // .line' "$prun/peers.json" 2>/dev/null)"
 			continue
 		fi
-		for p in crash drgn; do
+		for p in crash drgn drgn-stackkind; do
 			jq -c --arg d "$d" --arg p "$p" '.[] | select(.dump == $d) | .peers[] | select(.peer == $p)' \
 				"$prun/peers.json" >"$prun/peer-$p-$d.json"
 			[ -s "$prun/peer-$p-$d.json" ] || { fail "$name: on $d, peers.json has no $p"; continue; }
 			st=$(jfield "$prun/peer-$p-$d.json" status) line=$(jfield "$prun/peer-$p-$d.json" line)
+			known=$(jq -r '.known // empty' "$prun/peer-$p-$d.json")
 			case $st in
 			agrees | agrees-but-init) pass "$name: $line" ;;
+			none) skip "$name: on $d, drgn's StackKind beside stackov's stack" "$line" ;;
+			differs)
+				# A difference the lab has traced (peers.sh names it
+				# from the dump's facts) is an answer; any other fails.
+				if [ -n "$known" ]; then
+					pass "$name: $line"
+				else
+					fail "$name: $line: a difference the lab has not traced"
+				fi ;;
 			stopped)
-				known=$(jq -r '.known // empty' "$prun/peer-$p-$d.json")
 				same=$(jq -r '.prefix_same' "$prun/peer-$p-$d.json")
 				if [ -z "$known" ]; then
 					fail "$name: $line: the reason it stopped is no limitation the lab has traced"

@@ -49,8 +49,8 @@ timeout 300 make -s crash DUMP="$good" CRASH_ARGS="-s -i $s/cmds.crash" </dev/nu
 check "make crash on a good dump with CRASH_ARGS batch file runs" [ $rc = 0 ]
 check "and its bt names the recursive function" grep -q 'recurse_task_frame at .* \[lkdtm_ext\]' "$s/good.out"
 
-# The report with a reader that cannot run, on a sound dump: a gdb first
-# on PATH that dies as a broken install would. (A vmcore.elf that is not
+# The report with a reader that cannot run, on a sound dump: a gdb that
+# dies as a broken install would (READERS_BIN: vm/builders/readers.sh). (A vmcore.elf that is not
 # an ELF file is a bad dump, t-39's, not a reader failure.) gdb is named
 # as failed; crash and drgn still run.
 r=$s/report-run
@@ -59,7 +59,7 @@ copy_run "$good" "$r" console.log vmcore vmcore.elf vmcore.dmesg vmlinux lkdtm_e
 printf '#!/bin/sh\necho "gdb: error while loading shared libraries: libpython3.11.so.1.0" >&2\nexit 127\n' >"$s/bin/gdb"
 chmod +x "$s/bin/gdb"
 rc=0
-PATH=$s/bin:$PATH "$LAB_ROOT/vm/read/report.sh" "$r" >"$s/report.out" 2>&1 || rc=$?
+READERS_BIN=$s/bin "$LAB_ROOT/vm/read/report.sh" "$r" >"$s/report.out" 2>&1 || rc=$?
 sed 's/^/    /' "$s/report.out" | tail -4
 check "report.sh with a reader that fails exits 1" [ $rc = 1 ]
 check "the summary names the failed reader" grep -q '^FAILED readers: gdb on vmcore.elf' "$s/report.out"

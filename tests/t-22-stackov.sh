@@ -5,7 +5,8 @@
 # kdump's (t-30 checks every fatal scenario); -i lists every CPU's IRQ and
 # exception stacks with guards, -a every task's high-water mark, -c the
 # cached stacks; bad input gets one line, never a crash of
-# crash; it builds with no warnings at -Wall -Wextra.
+# crash; it builds, with the engine, with no warnings at -Wall -Wextra
+# against READERS's defs.h.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -19,9 +20,10 @@ in_crash() {
 	crash_batch "$s/$cname.out" "$@"
 }
 
-inc=$(crash_include "$("$LAB_ROOT/vm/builders/crash.sh")")
-gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 -I "$inc" -o "$s/stackov.so" \
-	"$LAB_ROOT"/crash-scripts/*.c 2>"$s/gcc.err"
+inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
+# shellcheck disable=SC2046 # one word a file
+gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 -I "$inc" -I "$LAB_ROOT/libstackov" \
+	-o "$s/stackov.so" "$LAB_ROOT"/crash-scripts/*.c $(engine_sources) -lelf -lz 2>"$s/gcc.err"
 check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
 
 in_crash help "$good" "help stackov"

@@ -57,9 +57,9 @@ if [ -z "${ONLY:-}" ]; then
 	rm -rf "$mm" && mkdir -p "$mm"
 	ln -s "$mrun/vmcore" "$mm/vmcore" && ln -s "$other" "$mm/vmlinux"
 	timeout 120 make -s -C "$LAB_ROOT" crash DUMP="$mm" CRASH_ARGS=-s </dev/null >"$mm/crash.out" 2>&1 || true
-	timeout 300 gdb -q -batch -nx "$other" "$mrun/vmcore.elf" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
+	timeout 300 "$("$LAB_ROOT/vm/builders/readers.sh" gdb)" -q -batch -nx "$other" "$mrun/vmcore.elf" -x "$LAB_ROOT/gdb-scripts/stackov-gdb.py" \
 		-ex stackov >"$mm/gdb.out" 2>&1 || true
-	timeout 120 /usr/bin/python3 "$LAB_ROOT/drgn-scripts/stackov_drgn.py" "$mrun/vmcore" "$other" \
+	timeout 120 "$("$LAB_ROOT/vm/builders/readers.sh" python3 "$other")" "$LAB_ROOT/drgn-scripts/stackov_drgn.py" "$mrun/vmcore" "$other" \
 		>"$mm/drgn.out" 2>&1 || true
 	for r in crash gdb drgn; do
 		sed 's/^/    /' "$mm/$r.out"

@@ -104,10 +104,11 @@ check "a whole dump: no BAD DUMP line, and the readers agree" \
 # anonymous union, which the helpers look into.
 lo=$(jq -r 'select(.stack == "TASK") | .lo' "$good/stackov-crash-qemu-vmcore.json")
 if [ -n "$lo" ] && [ -e "$good/qemu-vmcore.elf" ]; then
-	timeout 300 gdb -q -batch -nx "$good/vmlinux" "$good/qemu-vmcore.elf" -x gdb-scripts/stackov-gdb.py \
+	gdb=$("$LAB_ROOT/vm/builders/readers.sh" gdb)
+	timeout 300 "$gdb" -q -batch -nx "$good/vmlinux" "$good/qemu-vmcore.elf" -x gdb-scripts/stackov-gdb.py \
 		-ex "stackov-where 0x$lo+0x100" >"$s/where.out" 2>&1 || true
 	# And an address in a vmalloc area that is no stack: the module's text.
-	timeout 300 gdb -q -batch -nx "$good/vmlinux" "$good/qemu-vmcore.elf" -x gdb-scripts/stackov-gdb.py \
+	timeout 300 "$gdb" -q -batch -nx "$good/vmlinux" "$good/qemu-vmcore.elf" -x gdb-scripts/stackov-gdb.py \
 		-ex "stackov-where $(rec_get "$good" '.boots[] | select(.name == "qemu-dump") | .module_text')+0x10" >>"$s/where.out" 2>&1 || true
 	tail -2 "$s/where.out" | sed 's/^/    /'
 	check "gdb on qemu-vmcore.elf: stackov-where names the task stack" \

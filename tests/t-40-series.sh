@@ -96,7 +96,7 @@ esac
 set -- $bug $new
 check "the faulting instruction writes below the stack pointer (a push or call: $op)" [ "$writes_at" != -1 ]
 check "the BUG line's fault address is where it writes (RSP - 8)" [ "$(low "${1:-0}")" = "$writes_at" ]
-/usr/bin/python3 "$LAB_ROOT/drgn-scripts/postmortem.py" "$run/vmcore" "$run/vmlinux" \
+"$("$LAB_ROOT/vm/builders/readers.sh" python3 "$run/vmlinux")" "$LAB_ROOT/drgn-scripts/postmortem.py" "$run/vmcore" "$run/vmlinux" \
 	"$run/lkdtm_ext.ko" >"$run/drgn.txt" 2>&1
 head -4 "$run/drgn.txt"
 check "the dump's crashed task is the one named (comm $5 pid $6)" \

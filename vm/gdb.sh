@@ -20,7 +20,9 @@ vmlinux=$(rec_get "$RUN_DIR" .kernel.vmlinux 2>/dev/null || true)
 [ -f "$vmlinux" ] || die "vmlinux of that run is gone: $vmlinux"
 kdir=$(dirname "$vmlinux")
 [ -f "$kdir/vmlinux-gdb.py" ] || die "no vmlinux-gdb.py in $kdir (CONFIG_GDB_SCRIPTS)"
-# The helpers load the engine, libstackov (libstackov/stackov.py).
+# READERS's gdb (vm/builders/readers.sh). The helpers load the engine,
+# libstackov (libstackov/stackov.py).
+gdb=$("$LAB_ROOT/vm/builders/readers.sh" gdb) || die "no gdb of READERS=$READERS"
 STACKOV_LIB=$("$LAB_ROOT/vm/builders/host-tools.sh" libstackov) || die "libstackov does not build"
 export STACKOV_LIB
 set -- -q -iex "add-auto-load-safe-path $kdir:$KERNEL_TREE" \
@@ -30,4 +32,4 @@ if [ -n "${GDB_CMDS:-}" ]; then
 	set -- -batch "$@" -x "$GDB_CMDS"
 fi
 # shellcheck disable=SC2086
-exec gdb "$@" ${GDB_ARGS:-} "$vmlinux"
+exec "$gdb" "$@" ${GDB_ARGS:-} "$vmlinux"

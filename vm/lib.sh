@@ -11,6 +11,14 @@ LAB_ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && while [ ! -f vm/lib.sh ] && [
 STACKOV_CACHE=${STACKOV_CACHE:-${HOME:-/root}/.cache/stackov-lab}
 LAB_OUT=${LAB_OUT:-$LAB_ROOT/out}
 LAB_JOBS=${LAB_JOBS:-$(nproc)}
+# The dump readers (crash, gdb, drgn): Debian trixie's packages (the
+# default), sid's (the newest), or this machine's own (host: Debian 12's
+# gdb and drgn, crash built from source). vm/builders/readers.sh.
+READERS=${READERS:-trixie}
+case $READERS in
+trixie | sid | host) ;;
+*) echo "${0##*/}: error: unknown READERS '$READERS' (valid: trixie sid host)" >&2; exit 1 ;;
+esac
 
 die() {
 	printf '%s: error: %s\n' "${0##*/}" "$*" >&2
@@ -129,10 +137,13 @@ kernel_log() {
 	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'
 }
 
-# crash_limitation ERROR [VERDICT [OUT]]: the crash 8.0.6 limitation behind
-# one of its bt errors, in one line, or nothing when the error is not one the
-# lab has traced to crash's code. VERDICT is stackov's JSON on the same dump,
-# OUT the file with crash's whole output there.
+# crash_limitation ERROR [VERDICT [OUT [VERSION]]]: the limitation of
+# crash's code behind one of its bt errors, in one line, or nothing when the
+# error is not one the lab has traced to crash's code. VERDICT is stackov's
+# JSON on the same dump, OUT the file with crash's whole output there,
+# VERSION the crash's (readers.json): the line names the crash that said it.
+# Both are seen in Debian's crash 8.0.6 (trixie); crash 9.0.2 (sid) has
+# the second only: it reads QEMU's dump with no IST error.
 # - x86_64_get_dumpfile_stack_frame() searches every IST stack of a CPU it
 #   has no saved registers for (in QEMU's dump, a CPU that panic stopped);
 #   x86_64_exception_stacks_init() names them from the IDT gates that use
@@ -152,22 +163,23 @@ hex_below() {
 }
 
 crash_limitation() {
+	cv="crash${4:+ $4}"
 	case $1 in
 	*'invalid size request: 0'*'stack contents'* | *'read of stack at fffffe'*)
-		echo "crash 8.0.6 reads an IST stack no IDT gate uses (this kernel has no CONFIG_AMD_MEM_ENCRYPT or CONFIG_X86_MCE) as size 0, while it looks for the registers of a CPU that panic stopped, which leaves the panic task's bt as it is" ;;
+		echo "$cv reads an IST stack no IDT gate uses (this kernel has no CONFIG_AMD_MEM_ENCRYPT or CONFIG_X86_MCE) as size 0, while it looks for the registers of a CPU that panic stopped, which leaves the panic task's bt as it is" ;;
 	*'cannot transition from exception stack to current process stack'*)
 		rsp=$(printf '%s' "${2:-}" | sed -n 's/.*"rsp":"\([0-9a-f]*\)".*/\1/p')
 		lo=$(printf '%s' "${2:-}" | sed -n 's/.*"lo":"\([0-9a-f]*\)".*/\1/p')
 		stk=$(printf '%s' "${2:-}" | sed -n 's/.*"stack":"\([A-Z]*\)".*/\1/p')
 		hex_below "$rsp" "$lo" &&
-			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" && return
+			echo "$cv finds the interrupted stack from the saved rsp ($rsp), which this overflow left below the $stk stack ($lo), in its guard page: bt cannot leave the #DF stack" && return
 		# No bounds in VERDICT (a refusal: the frame skipped the guard):
 		# crash's own message (in OUT) gives the rsp and the stack's base.
 		[ -f "${3:-}" ] || return 0
 		rsp=$(sed -n 's/^ *process stack pointer: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
 		lo=$(sed -n 's/^ *current stack base: \([0-9a-f]\{16\}\)$/\1/p' "$3" | head -1)
 		hex_below "$rsp" "$lo" &&
-			echo "crash 8.0.6 finds the interrupted stack from the saved rsp ($rsp), which this frame left below the task's stack ($lo), past its guard page: bt cannot leave the #DF stack" ;;
+			echo "$cv finds the interrupted stack from the saved rsp ($rsp), which this frame left below the task's stack ($lo), past its guard page: bt cannot leave the #DF stack" ;;
 	esac
 	true
 }
@@ -220,6 +232,14 @@ crash_include() {
 		[ -f "$d/defs.h" ] && { echo "$d"; return 0; }
 	done
 	die "no crash defs.h next to $1 or in /usr/include/crash"
+}
+
+# engine_sources: libstackov's C files that make the engine (all but
+# stackov-replay's main), one a word, as a reader compiles them in.
+engine_sources() {
+	for f in "$LAB_ROOT"/libstackov/*.c; do
+		case $f in */replay-main.c) ;; *) printf '%s ' "$f" ;; esac
+	done
 }
 
 # remove_on_exit PATH...: remove PATHs when the script ends, however it

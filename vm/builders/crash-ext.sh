@@ -1,22 +1,21 @@
 #!/bin/sh
 # vm/builders/crash-ext.sh - print the path of the stackov crash extension
 # (crash-scripts/stackov.c, crash's adapter, with libstackov/'s engine, one
-# .so), built into the cache against the defs.h of the crash that
-# vm/builders/crash.sh provides, with -Wall -Wextra -Werror; rebuilt when
-# the source or that crash changes.
+# .so), built into the cache against the defs.h of READERS's crash
+# (vm/builders/readers.sh: Debian's package ships it, the host's build has
+# it in its source), with -Wall -Wextra -Werror; one a READERS, rebuilt
+# when the source or that crash changes.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
 
 src=$LAB_ROOT/crash-scripts
 lib=$LAB_ROOT/libstackov
-engine=''
-for f in "$lib"/*.c; do
-	case $f in */replay-main.c) ;; *) engine="$engine $f" ;; esac
-done
-crash=$("$LAB_ROOT/vm/builders/crash.sh")
-inc=$(crash_include "$crash")
-so=$STACKOV_CACHE/crash-ext/stackov.so
+engine=$(engine_sources)
+crash=$("$LAB_ROOT/vm/builders/readers.sh" crash)
+inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
+[ -f "$inc/defs.h" ] || die "$READERS's crash has no defs.h in $inc"
+so=$STACKOV_CACHE/crash-ext/$READERS/stackov.so
 # shellcheck disable=SC2086 # one word a file
 key=$(hash_files "$src"/*.c $engine "$lib"/*.h "$inc/defs.h" "$crash")
 if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then

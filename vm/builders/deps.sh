@@ -13,7 +13,7 @@ PKGS="${KERNEL_DEPS-$KERNEL_PACKAGE} qemu-system-x86 gdb crash kexec-tools maked
 python3-drgn busybox-static gcc make bc flex bison libelf-dev libdw-dev libcapstone-dev libssl-dev
 cpio xz-utils rsync kmod dwarves python3 binutils libc6-dev iproute2
 git perl socat g++ libncurses-dev liblzo2-dev libsnappy-dev libzstd-dev
-zlib1g-dev texinfo shellcheck util-linux diffutils gzip jq"
+zlib1g-dev texinfo shellcheck util-linux diffutils gzip jq debootstrap"
 if [ "${1:-}" = check ]; then
 	PKGS="linux-source-6.1 gcc make libc6-dev libelf-dev libdw-dev libcapstone-dev zlib1g-dev bc binutils python3 perl git
 shellcheck jq xz-utils util-linux diffutils"

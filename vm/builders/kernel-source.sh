@@ -102,6 +102,7 @@ if up_to_date || { lab_lock exclusive "to build kernel $variant" && up_to_date; 
 	exit 0
 fi
 
+t_all=$(date +%s)
 unpack
 "$LAB_ROOT/vm/builders/patches.sh" "$KERNEL_TREE" "$KERNEL_PATCHES"
 configure
@@ -116,6 +117,7 @@ fi
 n=$(grep -cE "^ *(CC|LD|AS)" "$log" || true)
 secs=$(($(date +%s) - start))
 say "kernel $variant built in $secs s ($n objects compiled or linked)"
+say "kernel $variant: $(($(date +%s) - t_all)) s in all, its source unpacked, patched and configured, then built"
 # What this build took, for make bench's side-by-side of the lines.
 echo "$secs s $n objects $(date -u +%Y-%m-%d)" >"$o/lab-built"
 echo "$key" >"$o/lab-key"

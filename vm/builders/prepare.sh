@@ -1,13 +1,14 @@
 #!/bin/sh
 # vm/builders/prepare.sh [VARIANT] [-- COMMAND...] - everything the first demo needs,
-# built once: the kernel, the module and the initramfs of VARIANT, and
-# crash 8.0.6. crash builds beside the kernel, at a lower priority (nice
-# 10), so the kernel, which the first boot waits for, gets the CPUs first
-# and crash takes whatever the kernel leaves (its serial steps, its link).
-# Without COMMAND, waits for both. With COMMAND (make overflow-demo: vm/demo.sh),
-# runs it as soon as the kernel side is ready, while crash may still build:
-# the boots and the probe overlap crash's build, and the first crash call
-# in COMMAND waits for it (CRASH_NO_BUILD=1: it waits, it never builds again).
+# made once: the kernel, the module and the initramfs of VARIANT, and the
+# dump readers of READERS (vm/builders/readers.sh: Debian's crash, gdb and
+# drgn in a root of their own, or, for READERS=host, crash built from
+# source). The readers are made beside the kernel, at a lower priority
+# (nice 10), so the kernel, which the first boot waits for, gets the CPUs
+# first. Without COMMAND, waits for both. With COMMAND (make overflow-demo:
+# vm/demo.sh), runs it as soon as the kernel side is ready: the boots
+# overlap the readers' making, and the first reader in COMMAND waits for
+# it (CRASH_NO_BUILD=1: it waits, it never builds again).
 # Nothing else: the other variant and the bisect build only when asked.
 set -eu
 # shellcheck source=vm/lib.sh
@@ -28,8 +29,8 @@ check_variant "$variant"
 # Kernel parameters the series adds: refused before anything is built.
 check_series_args "${APPEND:-}"
 
-# crash.sh says what it does on stderr, whole lines, beside the kernel's.
-nice -n 10 "$LAB_ROOT/vm/builders/crash.sh" >/dev/null &
+# readers.sh says what it does on stderr, whole lines, beside the kernel's.
+nice -n 10 "$LAB_ROOT/vm/builders/readers.sh" >/dev/null &
 crash_pid=$!
 rc=0
 { "$LAB_ROOT/vm/builders/kernel.sh" "$variant" && "$LAB_ROOT/vm/builders/module.sh" "$variant" &&
@@ -39,8 +40,8 @@ if [ "$rc" = 0 ] && [ $# -gt 0 ]; then
 fi
 crc=0
 if kill -0 "$crash_pid" 2>/dev/null; then
-	say "waiting for the crash build to finish"
+	say "waiting for $READERS's readers to be made"
 fi
 wait "$crash_pid" || crc=$?
-[ "$crc" = 0 ] || die "crash did not build (status $crc)"
+[ "$crc" = 0 ] || die "$READERS's readers could not be made (status $crc)"
 exit "$rc"

@@ -38,7 +38,7 @@ why=$("$check" "$vmcore") || die "$why"
 # says only "do not match".
 why=$("$check" "$vmcore" "$dir/vmlinux") || die "$why"
 
-crash=$("$LAB_ROOT/vm/builders/crash.sh")
+crash=$("$LAB_ROOT/vm/builders/readers.sh" crash)
 rc=$(mktemp -d "${TMPDIR:-/tmp}/stackov-crashrc.XXXXXX")
 remove_on_exit "$rc"
 ext=$("$LAB_ROOT/vm/builders/crash-ext.sh")

@@ -3,18 +3,25 @@
 # qemu-vmcore) beside its peers' own unwinders, from the readers' outputs
 # report.sh left in RUN_DIR: crash's bt (reader-crash-DUMP.out) and drgn's
 # stack_trace() (reader-drgn-DUMP.out), against crash's stackov
-# (stackov-crash-DUMP.txt and .json). Prints one JSON line (peers.json is
-# report.sh's array of them):
-#   {"dump", "stackov": {"frames", "first", "last"},
-#    "peers": [{"peer": "crash"|"drgn", "status", "frames", "reason",
-#               "known", "prefix_same", "diff", "line"}...],
+# (stackov-crash-DUMP.txt and .json); and the stack drgn's
+# kernel_stack_trace() says the overflowed frames are on (its StackKind,
+# drgn 0.1.0 and later) against the stack stackov says overflowed. Each
+# peer is named with its version (readers.json, drgn's own line). Prints
+# one JSON line (peers.json is report.sh's array of them):
+#   {"dump", "stackov": {"frames", "first", "last", "stack"},
+#    "peers": [{"peer": "crash"|"drgn"|"drgn-stackkind", "version", "status",
+#               "frames", "reason", "known", "prefix_same", "diff", "line"}...],
 #    "limitations": [sentences], "line": why nothing was compared}
 # status: agrees (the same frames, one for one, from stackov's first
 # function to its last, the entry), agrees-but-init (all but the frame in
 # a module's init code, which crash's bt leaves out), stopped (it ended
 # before stackov's last function: "known" names the limitation of that
 # peer's code the lab has traced, if it is one, and "prefix_same" says
-# whether each frame it gave is stackov's, in order), differs.
+# whether each frame it gave is stackov's, in order), differs ("diff" says
+# which part: the functions, or the one frame of stackov's it lacks;
+# "known" why, where the lab has traced it). For drgn-stackkind: agrees
+# (its kind is stackov's stack), differs, or none (this drgn has no
+# StackKind).
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -54,24 +61,33 @@ sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" | awk -v cyc="$cyc" 
 [ "$(wc -l <"$tmp/ours")" = "$total" ] ||
 	nothing "stackov's $total frames could not be spelled out from its text ($(wc -l <"$tmp/ours") with the cycle filled in)"
 first=$(head -1 "$tmp/ours" | cut -d' ' -f2)
+# Frame #0's bytes, and whether stackov's frames are the frame-pointer chain's.
+bytes0=$(awk '$1 == "#0" { print $4; exit }' "$run/stackov-crash-$d.txt")
+opc0=$(awk '$1 == "#0" { print $2; exit }' "$run/stackov-crash-$d.txt")
+fp=0
+grep -q '^  frames: .* on the frame-pointer chain' "$run/stackov-crash-$d.txt" && fp=1
 last=$(tail -1 "$tmp/ours" | cut -d' ' -f2)
 cut -d' ' -f2 "$tmp/ours" | awk '!seen[$0]++' >"$tmp/ours.fn"
 
 # crash's bt of the panic task: "N name" from the line of stackov's first
 # function (on the task's side of the exception stack) on.
+cv=$(jq -r '.versions.crash // empty' "$run/readers.json" 2>/dev/null || true)
 co=$run/reader-crash-$d.out
 sed -n '/^PID: .*COMMAND: /,/^PID: /p' "$co" |
-	awk '/^--- </ { side = 1 } $1 ~ /^#[0-9]+$/ && $2 ~ /^\[/ { print side + 0, substr($1, 2), $3 }' \
+	awk '/^--- </ { side = 1 } $1 ~ /^#[0-9]+$/ && $2 ~ /^\[/ { print side + 0, substr($1, 2), $3, $5 }' \
 		>"$tmp/crash.all"
 if grep -q '^1 ' "$tmp/crash.all"; then
 	sed -n 's/^1 //p' "$tmp/crash.all"
 else
 	sed 's/^0 //' "$tmp/crash.all"
-fi | plain >"$tmp/crash.raw"
+fi >"$tmp/crash.pcs"
+cut -d' ' -f1,2 "$tmp/crash.pcs" | plain >"$tmp/crash.raw"
+# The pc of its first frame in stackov's first function.
+awk -v f="$first" '{ n = $2; sub(/\..*/, "", n) } n == f { print $3; exit }' "$tmp/crash.pcs" >"$tmp/crash.raw.pc0"
 # Why crash's bt of the panic task stopped: its own error, not one of
 # crash's start-up (which runs bt on every CPU), unless that is all.
-crash_why=$(sed -n '/^PID: .*COMMAND: /,$p' "$co" | grep -m1 -E '^bt: ' || true)
-crash_start=$(sed '/^PID: .*COMMAND: /,$d' "$co" | grep -m1 -E '^bt: ' || true)
+crash_why=$(sed -n '/^PID: .*COMMAND: /,$p' "$co" | grep -a -m1 -E '^bt: ' || true)
+crash_start=$(sed '/^PID: .*COMMAND: /,$d' "$co" | grep -a -m1 -E '^bt: ' || true)
 crash_json=$(cat "$run/stackov-crash-$d.json")
 
 # drgn's stack_trace(): "#A[-#B] 0xPC name at ..."; lines with one pc are
@@ -91,6 +107,8 @@ if [ -f "$do" ]; then
 		}
 		END { if (pc != "") print name, cnt }' | awk '{ for (i = 0; i < $2; i++) print n++, $1 }' |
 		plain >"$tmp/drgn.raw"
+	sed -n '/^stack trace/,/^$/p' "$do" | awk -v f="$first" '$1 ~ /^#/ { n = $3; sub(/\..*/, "", n) }
+		$1 ~ /^#/ && n == f { sub(/^0x/, "", $2); print $2; exit }' >"$tmp/drgn.raw.pc0"
 	drgn_all=$(sed -n 's/^stack trace (\([0-9]*\) frames.*/\1/p' "$do" | head -1)
 	drgn_why=$(sed -n 's/^ *#[0-9]* *drgn: \(.*\); its unwind stops here$/\1/p' "$do" | head -1)
 	drgn_version=$(sed -n 's/^drgn version: *//p' "$do" | head -1)
@@ -105,12 +123,12 @@ stack_at() {
 # function to its last, counted and named frame by frame as stackov's.
 # Prints the peer's JSON object.
 compare() {
-	peer=$1 pname=$2 raw=$3 why=$4 known=$5
+	peer=$1 pname=$2 raw=$3 why=$4 known=$5 pver=$6
 	awk -v f="$first" '$2 == f { on = 1 } on' "$raw" >"$tmp/from"
 	out() {
 		jq -nc --arg p "$peer" --arg s "$1" --arg n "$2" --arg why "$why" --arg known "$known" \
-			--argjson same "$3" --arg diff "$4" --arg line "$5" '
-			{peer: $p, status: $s, frames: ($n | tonumber),
+			--argjson same "$3" --arg diff "$4" --arg line "$5" --arg v "$pver" '
+			{peer: $p, version: (if $v == "" then null else $v end), status: $s, frames: ($n | tonumber),
 			 reason: (if $why == "" then null else $why end),
 			 known: (if $known == "" then null else $known end),
 			 prefix_same: $same, diff: (if $diff == "" then null else $diff end), line: $line}'
@@ -142,6 +160,7 @@ compare() {
 	# Frame for frame: the peer's names against as many of stackov's.
 	cut -d' ' -f2 "$tmp/span" >"$tmp/span.names"
 	cut -d' ' -f2 "$tmp/ours" | head -n "$(wc -l <"$tmp/span.names")" >"$tmp/ours.names"
+	cut -d' ' -f2 "$tmp/ours" >"$tmp/ours.names.all"
 	same=false
 	cmp -s "$tmp/span.names" "$tmp/ours.names" && same=true
 	if [ -n "$stop" ] && [ "$n" = "$total" ] && [ "$same" = true ]; then
@@ -168,6 +187,40 @@ compare() {
 		cp "$tmp/ours.fn" "$tmp/ours.cmp"
 	fi
 	diff=$(diff "$tmp/ours.cmp" "$tmp/span.fn" | grep -m2 '^[<>]' | tr '\n' ' ' | sed 's/ $//' || true)
+	# One frame fewer, and the same frames otherwise: which of stackov's
+	# it lacks (the first that fits, in a run of one function's).
+	if [ -n "$stop" ] && [ "$n" = $((total - 1)) ]; then
+		miss=$(awk 'NR == FNR { p[NR - 1] = $0; np = NR; next } { o[FNR - 1] = $0; no = FNR }
+			END { if (no != np + 1) exit
+				for (i = 0; i < no; i++) { k = 0; ok = 1
+					for (j = 0; j < no && ok; j++) { if (j == i) continue; if (o[j] != p[k++]) ok = 0 }
+					if (ok) { print i, o[i]; exit } } }' "$tmp/span.names" "$tmp/ours.names.all")
+		if [ -n "$miss" ]; then
+			mi=${miss%% *} mname=${miss#* }
+			# In a run of one function's frames, names cannot say
+			# which: the run, from #1 when the peer's first frame is
+			# stackov's #0 (the same pc).
+			re=$(awk -v i="$mi" 'NR - 1 >= i { if ($0 != n && NR - 1 > i) exit; n = $0; e = NR - 1 } END { print e }' \
+				"$tmp/ours.names.all")
+			pc0=$(cat "$raw.pc0" 2>/dev/null || true)
+			[ "$mi" = 0 ] && [ "$re" -gt 0 ] && [ -n "$pc0" ] && [ "$pc0" = "$opc0" ] && mi=1
+			if [ "$re" -gt "$mi" ]; then
+				diff="it has one $mname frame fewer than stackov's #$mi-#$re"
+				[ "$mi" = 1 ] && [ "$pc0" = "$opc0" ] && diff="$diff (its first frame is stackov's #0, pc $opc0)"
+			else
+				diff="it lacks stackov's frame #$mi ($mname)"
+			fi
+			# The frame that faulted had pushed only its return
+			# address (8 bytes): %rbp was still its caller's, and a
+			# frame-pointer walk from it passes over that caller.
+			if [ "$mi" = 1 ] && [ "$fp" = 1 ] && [ "$bytes0" = 8 ]; then
+				known="the fault came at ${first}'s first push, before it set %rbp (stackov's frame #0 holds only its return address, 8 bytes): %rbp was still its caller's, and $pname, following the frame-pointer chain from the saved %rbp, passes over that caller, whose return address is the word at the saved rsp"
+			fi
+			out differs "$n" false "$diff" \
+				"on $d, $pname DIFFERS: $n frames from $first to $last, stackov $total: $diff${known:+; known: $known}"
+			return
+		fi
+	fi
 	if [ -z "$stop" ]; then
 		out stopped "$n" "$same" "$diff" \
 			"on $d, $pname STOPPED after $n frames, before $last${why:+ ($why)}${diff:+; its functions differ: $diff}"
@@ -176,11 +229,52 @@ compare() {
 	fi
 }
 
-lim=$(crash_limitation "$crash_why" "$crash_json" "$co")
-compare crash "crash's bt" "$tmp/crash.raw" "$crash_why" "$lim" >"$tmp/peers.jsonl"
+# stack_kind: drgn's StackKind for the segment of its kernel_stack_trace()
+# that starts at stackov's first function (postmortem.py's "drgn's stack
+# kinds" lines: "KIND #A-#B NAME sp SP"), against the stack stackov says
+# overflowed. drgn's helper gives a segment the kind of the range its
+# first frame's sp is in (the task's stack, the CPU's IRQ stack, the entry
+# area's exception stacks): an sp in a guard page is in none, UNKNOWN.
+ostack=$(jq -r '.stack // empty' "$run/stackov-crash-$d.json")
+stack_kind() {
+	kout() {
+		jq -nc --arg s "$1" --arg k "$2" --arg seg "$3" --arg known "$4" --arg line "$5" --arg v "${drgn_version:-}" '
+			{peer: "drgn-stackkind", version: (if $v == "" then null else $v end), status: $s,
+			 kind: (if $k == "" then null else $k end), segment: (if $seg == "" then null else $seg end),
+			 known: (if $known == "" then null else $known end), line: $line}'
+	}
+	pn="drgn${drgn_version:+ $drgn_version}'s StackKind"
+	if grep -q "^drgn's stack kinds: none" "$do"; then
+		kout none '' '' '' "on $d, $pn: none, this drgn has no drgn.helpers.linux.stack (0.1.0 and later have it)"
+		return
+	fi
+	sed -n "/^drgn's stack kinds (/,/^\$/p" "$do" | awk 'NR > 1 && NF >= 5 { n = $3; sub(/\..*/, "", n); print $1, $2, n, $5 }' >"$tmp/kinds"
+	seg=$(awk -v f="$first" '$3 == f { print; exit }' "$tmp/kinds")
+	if [ -z "$seg" ]; then
+		kout differs '' '' '' "on $d, $pn DIFFERS: none of its segments starts at stackov's first frame ($first)$(
+			[ -s "$tmp/kinds" ] || echo "; it gave no segments: $(grep -a -m1 "^drgn's stack kinds" "$do" || echo 'no kernel_stack_trace() output')")"
+		return
+	fi
+	# shellcheck disable=SC2086 # four words
+	set -- $seg
+	k=$1 span=$2 sp=${4#0x}
+	sp=$(printf '%016x' "0x$sp" 2>/dev/null || echo "$sp")
+	lo=$(jq -r '.lo // empty' "$run/stackov-crash-$d.json")
+	if [ "$k" = "$ostack" ]; then
+		kout agrees "$k" "$span" '' "on $d, $pn agrees: $k for frames $span, from $first (sp $sp), the stack stackov says overflowed"
+	elif [ "$k" = UNKNOWN ] && hex_below "$sp" "$lo"; then
+		kout differs "$k" "$span" \
+			"drgn gives a segment the kind of the range its first frame's sp is in, and this sp is below the $ostack stack ($lo), in its guard page: in no range" \
+			"on $d, $pn DIFFERS: UNKNOWN for frames $span, from $first (sp $sp, below the $ostack stack at $lo: in its guard page, which is in none of drgn's ranges); stackov: $ostack"
+	else
+		kout differs "$k" "$span" '' "on $d, $pn DIFFERS: $k for frames $span, from $first (sp $sp); stackov: $ostack"
+	fi
+}
+lim=$(crash_limitation "$crash_why" "$crash_json" "$co" "$cv")
+compare crash "crash${cv:+ $cv}'s bt" "$tmp/crash.raw" "$crash_why" "$lim" "$cv" >"$tmp/peers.jsonl"
 : >"$tmp/lims"
 [ -n "$lim" ] && echo "on $d, crash's bt met a limitation of crash's: $lim" >>"$tmp/lims"
-slim=$(crash_limitation "$crash_start" "$crash_json" "$co")
+slim=$(crash_limitation "$crash_start" "$crash_json" "$co" "$cv")
 [ -n "$slim" ] && echo "on $d, crash's start-up met a limitation of crash's (\"$crash_start\"): $slim" >>"$tmp/lims"
 dwhy=${drgn_why:+drgn: $drgn_why} dknown=''
 if [ "${drgn_all:-0}" -ge 1024 ]; then
@@ -199,8 +293,10 @@ if [ "$drgn_why" = "program counter is not known" ] && [ -n "${drgn_version:-}" 
 	dknown="drgn $drgn_version reads an ORC_REG_SP_INDIRECT CFA from %rbp, not %rsp (fixed in 0.0.23, drgn commit cff9b618): its unwind loses the pc in the frame that switched from the $(stack_at $((ndrgn - 1))) stack to the $(stack_at $((ndrgn - 2))) one"
 fi
 if [ -f "$do" ]; then
-	compare drgn "drgn's stack_trace" "$tmp/drgn.raw" "$dwhy" "$dknown" >>"$tmp/peers.jsonl"
+	compare drgn "drgn${drgn_version:+ $drgn_version}'s stack_trace" "$tmp/drgn.raw" "$dwhy" "$dknown" \
+		"${drgn_version:-}" >>"$tmp/peers.jsonl"
+	stack_kind >>"$tmp/peers.jsonl"
 fi
-jq -sc --arg d "$d" --arg n "$total" --arg f "$first" --arg l "$last" --rawfile lims "$tmp/lims" '
-	{dump: $d, stackov: {frames: ($n | tonumber), first: $f, last: $l}, peers: .,
+jq -sc --arg d "$d" --arg n "$total" --arg f "$first" --arg l "$last" --arg st "$ostack" --rawfile lims "$tmp/lims" '
+	{dump: $d, stackov: {frames: ($n | tonumber), first: $f, last: $l, stack: $st}, peers: .,
 	 limitations: ($lims | split("\n") | map(select(. != "")))}' "$tmp/peers.jsonl"

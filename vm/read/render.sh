@@ -19,7 +19,7 @@ remove_on_exit "$tmp"
 section() { printf '\n===== %s =====\n' "$*"; }
 klog() {
 	kernel_log "$1" |
-		grep -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
+		grep -a -E 'BUG: .*guard page|stack guard page: |Kernel panic|^CPU: .* PID: |^RIP: |lkdtm_ext: Performing' | head -8
 }
 # Fold a run of identical frames in crash's bt into one line.
 fold_bt() {
@@ -98,10 +98,16 @@ if [ -n "$elog" ] && [ -f "$run/explain.txt" ]; then
 fi
 [ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
 
+# Which readers read the dump: their suite and versions.
+readers=$(jq -r '(if .suite == "host" then "this machine'"'"'s" else "Debian " + (.suite // "?") + "'"'"'s" end) + ": " +
+	([(.versions // {}) | to_entries[] | .key + " " + .value] | join(", "))' "$R")
+crashv=$(jq -r '.versions.crash // "?"' "$R")
+
 # ---- report.txt
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	jq -r '"variant: " + .kernel.variant, "accel: " + .accel, "cmdline: " + (.boots[0].cmdline // "")' "$run/run.json"
+	echo "readers: $readers"
 	cat "$tmp/bad"
 	if [ "$refusal" = 1 ]; then
 		section "verdict: no stack overflow (crash's stackov extension)"
@@ -135,10 +141,10 @@ fi
 		[ -n "$errors" ] && echo "errors: $errors"
 	fi
 	if [ -n "$limits" ]; then
-		section "crash's own limitations met (crash 8.0.6's code, not the lab's readers)"
+		section "crash's own limitations met (crash $crashv's code, not the lab's readers)"
 		echo "$limits"
 	fi
-	section "stackov's frames beside its peers' unwinders (crash's bt, drgn's stack_trace)"
+	section "stackov's frames beside its peers' unwinders (crash's bt, drgn's stack_trace and StackKind)"
 	cat "$tmp/peers"
 	if [ -n "$elog" ]; then
 		section "the log alone: stackov-log on $elog (make explain LOG=$run/$elog VMLINUX=$run/vmlinux)"
@@ -152,10 +158,11 @@ fi
 # ---- The summary.
 echo
 echo "== post-mortem of $(basename "$run") =="
+echo "readers: $readers"
 cat "$tmp/bad"
 for f in $(rec_get "$run" '.dumps[] | select(.name == "vmcore") | .dmesg') console.log; do
 	[ -f "$run/$f" ] || continue
-	line=$(kernel_log "$run/$f" | grep -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
+	line=$(kernel_log "$run/$f" | grep -a -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
 	[ -n "$line" ] && { echo "kernel log (${f##*/}): $line"; break; }
 done
 if [ "$refusal" = 1 ]; then
@@ -168,11 +175,11 @@ grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/
 cat "$tmp/explain"
 for d in vmcore qemu-vmcore; do
 	o=$run/reader-crash-$d.out
-	[ -f "$o" ] && grep -m1 'PID:.*COMMAND:' "$o" | sed 's/^/crash: /' && break
+	[ -f "$o" ] && grep -a -m1 'PID:.*COMMAND:' "$o" | sed 's/^/crash: /' && break
 done
 for d in vmcore qemu-vmcore; do
 	o=$run/reader-drgn-$d.out
-	[ -f "$o" ] && grep -m1 '^crashed thread:' "$o" | sed 's/^/drgn: /' && break
+	[ -f "$o" ] && grep -a -m1 '^crashed thread:' "$o" | sed 's/^/drgn: /' && break
 done
 if [ -f "$run/reader-drgn-vmcore.out" ]; then
 	bt=$(sed -n '/^stack trace/,/^$/p' "$run/reader-drgn-vmcore.out" | sed '1d; /^$/d' | head -12)

@@ -28,10 +28,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
 READER_TIMEOUT=${READER_TIMEOUT:-300}
 t0=$(date +%s.%N)
-# crash may still be building beside the boots (vm/builders/prepare.sh): wait for it
-# here, where the wait says so on the terminal, not inside crash's reader,
-# whose stderr is its evidence. If it cannot be had, crash's reader says so.
-"$LAB_ROOT/vm/builders/crash.sh" >/dev/null || true
+# The readers (READERS: vm/builders/readers.sh) may still be in the making
+# beside the boots (vm/builders/prepare.sh): wait for them here, where the
+# wait says so on the terminal, not inside a reader, whose stderr is its
+# evidence. If they cannot be had, each reader says so. Their versions go
+# into readers.json.
+"$LAB_ROOT/vm/builders/readers.sh" >"$tmp/versions" || true
 # What an earlier report of this run left goes: every file below is new.
 rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run/readers.json" \
 	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt" "$run"/replay-*.gz
@@ -109,16 +111,16 @@ step() {
 		status=failed
 		if [ "$rc" != 124 ] && grep -Eq -- "$result" "$out"; then
 			status=error
-			err=$(grep -m1 -E '^[a-z]+: |[Ee]rror' "$out" | grep -v -- "$result" | cut -c1-100 || true)
+			err=$(grep -a -m1 -E '^[a-z]+: |[Ee]rror' "$out" | grep -a -v -- "$result" | cut -c1-100 || true)
 			why=${err:-$why}
 		fi
 	fi
 	if [ "$status" = error ] && [ "$r" = crash ]; then
-		json=$(grep -m1 '^{"stack":' "$out" || true)
-		grep -E '^(sys|bt|task|mod): ' "$out" >"$tmp/crash.err" || true
+		json=$(grep -a -m1 '^{"stack":' "$out" || true)
+		grep -a -E '^(sys|bt|task|mod): ' "$out" >"$tmp/crash.err" || true
 		unnamed=''
 		while IFS= read -r l; do
-			lim=$(crash_limitation "$l" "$json" "$out")
+			lim=$(crash_limitation "$l" "$json" "$out" "$(sed -n 's/^crash //p' "$tmp/versions")")
 			if [ -n "$lim" ]; then
 				printf '%s\n' "$lim" >>"$tmp/lims"
 			else
@@ -134,7 +136,7 @@ step() {
 	fi
 	# The verdict: stackov -j's line, or its one-line refusal.
 	v=$run/stackov-$r-$d
-	line=$(grep -m1 -E '^\{"stack":|^stackov: ' "$out" || true)
+	line=$(grep -a -m1 -E '^\{"stack":|^stackov: ' "$out" || true)
 	case $line in
 	'{'*) printf '%s\n' "$line" | jq -c . >"$v.json" 2>/dev/null ||
 		{ rm -f "$v.json"; status=error; why="its stackov -j line is not JSON"; } ;;
@@ -154,14 +156,15 @@ step() {
 # crash on a dump: the post-mortem commands, then q (without it, crash
 # ends at EOF with status 1 whatever happened). A command that failed
 # says so on a line of its own ("bt: cannot transition ..."): status 3.
-# Every answer crash gave the engine is recorded (RUN/replay-DUMP.gz):
-# stackov-replay runs the engine again on it, with no dump.
+# Every answer crash gave the engine is recorded (RUN/replay-DUMP.gz,
+# gzip'd once crash is done): stackov-replay runs the engine again on it,
+# with no dump.
 crash_on() {
 	{
 		cat "$LAB_ROOT/crash-scripts/postmortem.crash"
 		echo q
 	} >"$tmp/postmortem.crash"
-	STACKOV_RECORD=$run/replay-$(family "$1").gz CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
+	STACKOV_RECORD=$tmp/replay-$(family "$1") CRASH_ARGS="-s -i $tmp/postmortem.crash" CRASH_TIMEOUT=$READER_TIMEOUT \
 		"$LAB_ROOT/vm/read/crash-open.sh" "$run/$1" >"$tmp/crash.o" 2>&1 || { cat "$tmp/crash.o"; return 3; }
 	cat "$tmp/crash.o"
 	! grep -Eq '^(sys|bt|task|mod): ' "$tmp/crash.o" || return 3
@@ -187,18 +190,19 @@ gdb_on_elf() {
 			"$run/reader-crash-$d.out" 2>/dev/null | head -1)
 		[ -n "$at" ] && set -- "$@" -ex "add-symbol-file $ko -s .text $at"
 	done
+	gdb=$("$LAB_ROOT/vm/builders/readers.sh" gdb) || return 1
 	grc=0
-	timeout -k 5 "$READER_TIMEOUT" gdb "$@" \
+	timeout -k 5 "$READER_TIMEOUT" "$gdb" "$@" \
 		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || grc=$?
-	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep . || {
+	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep -a . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
 		return 1
 	}
 	# gdb goes on without a core it cannot read, on vmlinux's own data.
 	# (Its own word on the dump file, not a source file it cannot show.)
-	if grep -E 'is not a core dump|not in executable format' "$tmp/gdb.raw" >"$tmp/gdb.err" ||
-		grep -F "$elf: No such file or directory" "$tmp/gdb.raw" >"$tmp/gdb.err"; then
+	if grep -a -E 'is not a core dump|not in executable format' "$tmp/gdb.raw" >"$tmp/gdb.err" ||
+		grep -a -F "$elf: No such file or directory" "$tmp/gdb.raw" >"$tmp/gdb.err"; then
 		sed 's/^/gdb could not read the dump: /' "$tmp/gdb.err"
 		return 1
 	fi
@@ -211,8 +215,8 @@ gdb_on_elf() {
 # (stackov_drgn.py), text and JSON.
 drgn_on() {
 	set -- "$1" "$run/vmlinux" "$run"/*.ko
-	# The drgn that reads this kernel (Debian 12's, or trixie's from 6.4 on).
-	py=$("$LAB_ROOT/vm/builders/drgn.sh" "$run/vmlinux") || return $?
+	# READERS's drgn (with READERS=host, the one that reads this kernel).
+	py=$("$LAB_ROOT/vm/builders/readers.sh" python3 "$run/vmlinux") || return $?
 	timeout -k 5 "$READER_TIMEOUT" "$py" "$LAB_ROOT/drgn-scripts/postmortem.py" "$@" || return $?
 	echo
 	# A refusal ("stackov: ... no stack overflow to explain") is an answer.
@@ -229,6 +233,7 @@ drgn_on() {
 for d in vmcore qemu-vmcore; do
 	readable "$d" || continue
 	step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$d"
+	[ ! -s "$tmp/replay-$d" ] || gzip -9n <"$tmp/replay-$d" >"$run/replay-$d.gz"
 done
 for d in vmcore qemu-vmcore; do
 	readable "$d.elf" || continue
@@ -251,8 +256,16 @@ done
 # shellcheck disable=SC2086 # one word a dump
 "$LAB_ROOT/vm/read/agree.sh" "$run" $dumps >"$tmp/agreement.json"
 jq -s '.' "$tmp/dumps.jsonl" >"$tmp/dumps.json"
+# drgn's own word on its version, where it ran (READERS=host reads 6.4 and
+# later with trixie's drgn: vm/builders/drgn.sh).
+dv=$(sed -n 's/^drgn version: *//p' "$run"/reader-drgn-*.out 2>/dev/null | head -1)
+[ -z "$dv" ] || { grep -v '^drgn ' "$tmp/versions" || true; echo "drgn $dv"; } >"$tmp/versions.d"
+[ -z "$dv" ] || mv "$tmp/versions.d" "$tmp/versions"
 jq -n --slurpfile r "$tmp/readers.json" --slurpfile a "$tmp/agreement.json" --slurpfile d "$tmp/dumps.json" \
-	'{dumps: $d[0], readers: $r[0], agreement: $a[0]}' >"$run/readers.json"
+	--arg suite "$READERS" --rawfile v "$tmp/versions" '
+	{suite: $suite,
+	 versions: ($v | split("\n") | map(select(. != "") | split(" ") | {(.[0]): .[1]}) | add // {}),
+	 dumps: $d[0], readers: $r[0], agreement: $a[0]}' >"$run/readers.json"
 
 # ---- stackov's frames beside crash's bt and drgn's stack_trace, on each
 # dump stackov gave a verdict on.
