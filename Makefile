@@ -151,7 +151,7 @@ bench-latency: build readers-made
 	@$(BENCH) $@ bench/latency.sh
 
 bench-peers: deps
-	@OTHER_SCENARIOS=all tests/run.sh t-30-catalogue-vmap t-33-catalogue-orc
+	@FULL=1 OTHER_SCENARIOS=all tests/run.sh t-30-catalogue-vmap t-33-catalogue-orc
 	@$(BENCH) $@ bench/peers-table.sh
 
 bench-explain: deps-check

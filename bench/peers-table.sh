@@ -20,7 +20,7 @@ cat "$@" | awk -F '\t' '
 	function why(k) {
 		if (k == "-") return ""
 		if (k ~ /finds the interrupted stack from the saved rsp/) return "rsp in the guard page: cannot leave the #DF stack"
-		if (k ~ /first push, before it set %rbp/) return "one frame fewer: a fault in a prologue, the walk from the caller'"'"'s %rbp"
+		if (k ~ /x86_64_get_framesize/) return "one frame fewer: it counts the faulting push in the frame"
 		if (k ~ /in no range/) return "UNKNOWN: the sp is in a guard page"
 		if (k ~ /init text|init_module/) return "ends in init_module"
 		if (k ~ /1024 frames/) return "stops at 1024 frames"

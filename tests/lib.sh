@@ -573,8 +573,8 @@ gdb_frames_in() {
 # functions in the same order. A peer that stopped short passes only when
 # the reason is a limitation of that peer the lab has traced (crash's code,
 # drgn's frame limit) and every frame it gave is stackov's, in order; one
-# that differs, only when peers.sh traced the difference (a frame-pointer
-# walk from a fault in a prologue). drgn's StackKind (drgn 0.1.0 and
+# that differs, only when peers.sh traced the difference (crash counting
+# the push a fault came at in the interrupted frame). drgn's StackKind (drgn 0.1.0 and
 # later; a SKIP before) agrees with stackov's stack, or differs as its
 # source says it must (an sp in a guard page is in no range: UNKNOWN).
 peers_agree() {

@@ -61,6 +61,28 @@ sed -n '/^  frames: /,/^[^ ]/p' "$run/stackov-crash-$d.txt" | awk -v cyc="$cyc" 
 [ "$(wc -l <"$tmp/ours")" = "$total" ] ||
 	nothing "stackov's $total frames could not be spelled out from its text ($(wc -l <"$tmp/ours") with the cycle filled in)"
 first=$(head -1 "$tmp/ours" | cut -d' ' -f2)
+# fault_rip: the exception RIP crash names for stackov's first function,
+# FN+OFF ("[exception RIP: FN+OFF]" in its bt of the panic task).
+fault_rip() {
+	sed -n '/^PID: .*COMMAND: /,$s/^ *\[exception RIP: \(.*\)\]$/\1/p' "$co" |
+		awk -v f="$first" '{ n = $0; sub(/\+.*/, "", n); sub(/\..*/, "", n) } n == f { print; exit }'
+}
+# fault_insn FN+OFF: the instruction there, from the object that holds FN
+# (a module of the run, or vmlinux), disassembled by objdump in FN's own
+# section.
+fault_insn() {
+	case $1 in *+[0-9]*) ;; *) return 0 ;; esac
+	fn=${1%+*} off=${1##*+}
+	for obj in "$run"/*.ko "$run/vmlinux"; do
+		[ -f "$obj" ] || continue
+		sym=$(objdump -t "$obj" 2>/dev/null | awk -v f="$fn" '$NF == f && $(NF - 2) ~ /^\./ { print $1, $(NF - 2); exit }')
+		[ -n "$sym" ] || continue
+		a=$((0x${sym%% *} + off))
+		objdump -d --no-show-raw-insn -j "${sym#* }" --start-address="$a" --stop-address=$((a + 1)) "$obj" 2>/dev/null |
+			awk -F '\t' '/^ *[0-9a-f]+:/ { print $2; exit }'
+		return 0
+	done
+}
 # Frame #0's bytes, and whether stackov's frames are the frame-pointer chain's.
 bytes0=$(awk '$1 == "#0" { print $4; exit }' "$run/stackov-crash-$d.txt")
 opc0=$(awk '$1 == "#0" { print $2; exit }' "$run/stackov-crash-$d.txt")
@@ -210,11 +232,17 @@ compare() {
 			else
 				diff="it lacks stackov's frame #$mi ($mname)"
 			fi
-			# The frame that faulted had pushed only its return
-			# address (8 bytes): %rbp was still its caller's, and a
-			# frame-pointer walk from it passes over that caller.
-			if [ "$mi" = 1 ] && [ "$fp" = 1 ] && [ "$bytes0" = 8 ]; then
-				known="the fault came at ${first}'s first push, before it set %rbp (stackov's frame #0 holds only its return address, 8 bytes): %rbp was still its caller's, and $pname, following the frame-pointer chain from the saved %rbp, passes over that caller, whose return address is the word at the saved rsp"
+			# crash sizes the frame of an exception's RIP by its
+			# function's pushes up to that RIP, the faulting one
+			# included (x86_64_get_framesize(): an exception frame's
+			# own instruction counts): 8 bytes too many when the
+			# fault was a push, and it steps over the caller.
+			if [ "$peer" = crash ] && [ "$mi" = 1 ] && [ "$fp" = 1 ] && [ "$pc0" = "$opc0" ]; then
+				fault_at=$(fault_rip)
+				ins=$(fault_insn "$fault_at" | tr -s ' ')
+				case $ins:$bytes0 in
+				push*:[0-9]*) known="the fault was ${first}'s $ins ($fault_at), and $pname sizes an exception frame by the pushes up to its RIP, that faulting one included (crash's x86_64_get_framesize()): 8 bytes more than the $bytes0 the frame holds (stackov's frame #0), so the walk steps over the caller's return address, at the saved rsp + $((bytes0 - 8))" ;;
+				esac
 			fi
 			out differs "$n" false "$diff" \
 				"on $d, $pname DIFFERS: $n frames from $first to $last, stackov $total: $diff${known:+; known: $known}"
