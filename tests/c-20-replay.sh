@@ -6,9 +6,11 @@
 # the recording does not hold, give the verdict the readers gave then
 # (NAME.json), and agree with what shares no code with the engine: the
 # dump's own kernel log (NAME.facts: the BUG line's stack, fault and
-# bounds, the oops's task) and what the scenario is known to do (its
-# function in the cycle, from tests/scenarios.tsv). A dump with no
-# guard-page hit must still be refused in one line.
+# bounds, the oops's task), the compiler's frame sizes (NAME.facts' su:
+# lines, -fstack-usage: a recursion's bytes per cycle) and what the
+# scenario is known to do (its function in the cycle, from
+# tests/scenarios.tsv). A dump with no guard-page hit must still be
+# refused in one line.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -21,7 +23,13 @@ for gz in tests/replay/*.gz; do
 	name=$(basename "$gz" .gz)
 	n=$((n + 1))
 	rc=0
-	"$bin" "$gz" stackov -j >"$s/$name.json" 2>"$s/$name.err" || rc=$?
+	"$bin" "$gz" stackov -j >"$s/$name.out" 2>"$s/$name.err" || rc=$?
+	# A refusal is one line; the report keeps it as {"refusal": LINE}.
+	if grep -q '^stackov: ' "$s/$name.out"; then
+		jq -nc --arg l "$(head -1 "$s/$name.out")" '{refusal: $l}' >"$s/$name.json"
+	else
+		cp "$s/$name.out" "$s/$name.json"
+	fi
 	trc=0
 	"$bin" "$gz" stackov >"$s/$name.txt" 2>>"$s/$name.err" || trc=$?
 	check "$name: replayed with every answer on the recording (status $rc/$trc$(head -c 200 "$s/$name.err" | tr '\n' ' '))" \
@@ -44,7 +52,16 @@ for gz in tests/replay/*.gz; do
 	RECURSE_*)
 		fn=$(scenario_field "$sc" function)
 		check "$name: the cycle folds $fn, the function $sc recurses in ($(jfield "$j" cycle))" \
-			cycle_has "$(jfield "$j" cycle)" "$fn" ;;
+			cycle_has "$(jfield "$j" cycle)" "$fn"
+		# The bytes per cycle: the compiler's frame sizes of the
+		# cycle's functions, kept beside the recording.
+		su=$(awk '$1 == "su:" { t += $3; n++ } END { if (n) print t }' "$f")
+		got=$(jfield "$j" cycle | sed -n 's/.*(\([0-9]*\) bytes per cycle)$/\1/p')
+		if [ -n "$su" ]; then
+			check "$name: $got bytes per cycle, the compiler's frame sizes of its functions (-fstack-usage: $su)" [ "$got" = "$su" ]
+		else
+			skip "$name: the bytes per cycle beside the compiler's frame sizes" "no frame sizes kept in $f (tests/replay/keep.sh keeps them)"
+		fi ;;
 	'') fail "$name: the name says no scenario (LINE-VARIANT-SCENARIO-DUMP)" ;;
 	*) check "$name: $sc does not recurse: no cycle" [ "$(jfield "$j" cycle_reps)" = 0 ] ;;
 	esac

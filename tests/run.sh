@@ -35,7 +35,7 @@ flock -n 8 || die "another test run is using $LAB_OUT; wait for it to finish"
 # The guests of the last test run (out/test-*) go; user runs stay.
 rm -rf "$LAB_OUT"/test-*
 # The readers (READERS's, and sid's, which the catalogue checks beside
-# them: debootstrap roots, about a minute each) are made in the background
+# them: roots unpacked from Debian's packages, half a minute each) are made in the background
 # beside t-02's kernels; a test that needs them waits for them. With FULL,
 # READERS=host's crash too (built from source, about 13 minutes). The fast
 # tier needs no reader.

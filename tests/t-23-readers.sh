@@ -1,7 +1,7 @@
 #!/bin/sh
 # The readers of each suite (vm/builders/readers.sh), on t-20's RECURSE_TASK
 # dumps (kdump's and QEMU's): each suite's crash, gdb and drgn are the
-# versions its root's own package database holds, and run; crash's
+# versions of the packages its root was unpacked from, and run; crash's
 # extension is built against that root's defs.h; sid's readers (crash
 # 9.0.2, gdb 18.1, drgn 0.3.0) give, reader for reader and dump for dump,
 # the verdict trixie's give, byte for byte; the limitation lines follow
@@ -19,16 +19,17 @@ main=$(jq -r .suite "$good/readers.json")
 check "t-20's report names its readers' suite ($main, READERS=$READERS) and versions" \
 	jq_true --arg s "$READERS" '.suite == $s and (.versions | has("crash") and has("gdb") and has("drgn"))' "$good/readers.json"
 
-# Each suite's versions, against its root's dpkg database: a source that
-# shares nothing with the tools' own --version.
+# Each suite's versions, the tools' own word (--version), against the
+# packages its root was unpacked from (lab-packages, from the .deb files
+# debootstrap fetched): a source that shares nothing with the tools.
 for suite in trixie sid; do
 	v=$(READERS=$suite "$LAB_ROOT/vm/builders/readers.sh" 2>"$s/$suite.err") || true
 	root=$STACKOV_CACHE/readers-$suite
 	for p in crash gdb python3-drgn; do
 		t=${p#python3-}
-		pkg=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$p" 2>/dev/null | sed 's/^[0-9]*://; s/[-+~].*//')
+		pkg=$(awk -v p="$p" '$1 == p { print $2 }' "$root/lab-packages" 2>/dev/null | sed 's/^[0-9]*://; s/[-+~].*//')
 		got=$(printf '%s\n' "$v" | sed -n "s/^$t //p")
-		check "$suite: $t $got, the version of $p in its root's package database (${pkg:-none})" \
+		check "$suite: $t $got, the version of the $p package its root was unpacked from (${pkg:-none})" \
 			sh -c "[ -n '$got' ] && [ '$got' = '$pkg' ]"
 	done
 done

@@ -230,25 +230,46 @@ drgn_on() {
 	return 0
 }
 
-for d in vmcore qemu-vmcore; do
-	readable "$d" || continue
-	step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$d"
-	[ ! -s "$tmp/replay-$d" ] || gzip -9n <"$tmp/replay-$d" >"$run/replay-$d.gz"
-done
-for d in vmcore qemu-vmcore; do
-	readable "$d.elf" || continue
-	step gdb "$d" "$d.elf" '^#0 ' gdb_on_elf "$run/$d.elf" "$d"
-done
-# drgn reads kdump's compressed dump, and QEMU's ELF one (its
-# libkdumpfile rejects QEMU's kdump header).
-for f in vmcore qemu-vmcore.elf; do
-	readable "$f" || continue
-	step drgn "$(family "$f")" "$f" '^crashed thread:' drgn_on "$run/$f"
-done
+# lane D: the three readers on dump family D, one after the other (gdb
+# after crash: it may take a module's address from crash's mod list),
+# with a temporary directory of its own. drgn reads kdump's compressed
+# dump, and QEMU's ELF one (its libkdumpfile rejects QEMU's kdump header).
+lane() {
+	d=$1
+	mkdir -p "$tmp/lane-$d"
+	cp "$tmp/dumps.jsonl" "$tmp/versions" "$tmp/lane-$d/"
+	tmp=$tmp/lane-$d
+	: >"$tmp/readers.jsonl"
+	if readable "$d"; then
+		step crash "$d" "$d" '^PID: .*COMMAND: ' crash_on "$d"
+		[ ! -s "$tmp/replay-$d" ] || gzip -9n <"$tmp/replay-$d" >"$run/replay-$d.gz"
+	fi
+	if readable "$d.elf"; then
+		step gdb "$d" "$d.elf" '^#0 ' gdb_on_elf "$run/$d.elf" "$d"
+	fi
+	f=$d
+	[ "$d" = vmcore ] || f=$d.elf
+	if readable "$f"; then
+		step drgn "$d" "$f" '^crashed thread:' drgn_on "$run/$f"
+	fi
+}
+# The two dumps' lanes side by side (READER_LANES=1: one after the other).
+if [ "${READER_LANES:-2}" = 1 ]; then
+	(lane vmcore)
+	(lane qemu-vmcore)
+else
+	(lane vmcore) &
+	lane_pid=$!
+	(lane qemu-vmcore)
+	wait "$lane_pid" || true
+fi
+# Their statuses, in the report's order: crash, gdb, drgn; kdump's dump first.
+cat "$tmp/lane-vmcore/readers.jsonl" "$tmp/lane-qemu-vmcore/readers.jsonl" 2>/dev/null |
+	jq -s 'sort_by(({crash: 0, gdb: 1, drgn: 2}[.reader]), (if .dump == "vmcore" then 0 else 1 end))' \
+		>"$tmp/readers.json"
 
 # ---- Do the verdicts agree? Per dump read: how many of the three
 # readers gave one, and whether those are the same (agree.sh).
-jq -s '.' "$tmp/readers.jsonl" >"$tmp/readers.json"
 dumps=''
 for d in vmcore qemu-vmcore; do
 	{ readable "$d" || readable "$d.elf"; } && dumps="$dumps $d"
