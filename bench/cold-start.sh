@@ -36,7 +36,7 @@ steal() { awk '/^cpu / { print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /pro
 # source package to its image, in an empty cache of its own.
 say "cold make kernel at $short in $work, the reference (about 6 minutes; log: $log.kernel)"
 k0=$(date +%s)
-(cd "$work/clone" && env STACKOV_CACHE="$work/kcache" make kernel) >"$log.kernel" 2>&1 ||
+(cd "$work/clone" && env STACKOV_CACHE="$work/kcache" LAB_SAY_T0="$(date +%s)" make kernel) >"$log.kernel" 2>&1 ||
 	{ tail -20 "$log.kernel" >&2; die "make kernel failed; log: $log.kernel"; }
 kref=$(($(date +%s) - k0))
 rm -rf "$work/kcache"
@@ -54,7 +54,7 @@ rc=0
 	done
 	date +%s >"$work/first"
 ) &
-(cd "$work/clone" && env STACKOV_CACHE="$work/cache" make overflow-demo) >"$log" 2>&1 || rc=$?
+(cd "$work/clone" && env STACKOV_CACHE="$work/cache" LAB_SAY_T0="$t0" make overflow-demo) >"$log" 2>&1 || rc=$?
 t1=$(date +%s)
 touch "$work/done"
 wait

@@ -25,8 +25,13 @@ die() {
 	exit 1
 }
 
+# LAB_SAY_T0=EPOCH (bench/cold-start.sh): each line says the seconds since.
 say() {
-	printf '==> %s\n' "$*" >&2
+	if [ -n "${LAB_SAY_T0:-}" ]; then
+		printf '==> [%ss] %s\n' "$(($(date +%s) - LAB_SAY_T0))" "$*" >&2
+	else
+		printf '==> %s\n' "$*" >&2
+	fi
 }
 
 # ---- The kernel: a description in vm/kernels/, chosen by KERNEL and LINUX.
