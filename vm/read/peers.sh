@@ -78,7 +78,9 @@ fault_insn() {
 		sym=$(objdump -t "$obj" 2>/dev/null | awk -v f="$fn" '$NF == f && $(NF - 2) ~ /^\./ { print $1, $(NF - 2); exit }')
 		[ -n "$sym" ] || continue
 		a=$((0x${sym%% *} + off))
-		objdump -d --no-show-raw-insn -j "${sym#* }" --start-address="$a" --stop-address=$((a + 1)) "$obj" 2>/dev/null |
+		# To a+15, an x86 instruction's longest: to a+1, objdump
+		# reads "push %r12" (41 54) as a lone "rex.B".
+		objdump -d --no-show-raw-insn -j "${sym#* }" --start-address="$a" --stop-address=$((a + 15)) "$obj" 2>/dev/null |
 			awk -F '\t' '/^ *[0-9a-f]+:/ { print $2; exit }'
 		return 0
 	done
