@@ -68,5 +68,26 @@ for gz in tests/replay/*.gz; do
 done
 took=$(echo "$(date +%s.%N) - $t0" | bc)
 check "tests/replay holds recordings to replay ($n, replayed in $took s)" [ "$n" -ge 1 ]
+
+# The engine the readers load is the engine of the sources as they are:
+# a make for stackov-replay remakes libstackov.so beside it, and a source
+# changed and put back (cp: a newer time, the same bytes) must not leave
+# the library of the change behind (host-tools.sh keys one make's
+# products together).
+r=$s/root
+mkdir -p "$r/libstackov"
+cp -r vm "$r/"
+cp libstackov/* "$r/libstackov/" 2>/dev/null || true
+rm -f "$r/libstackov"/*.so "$r/libstackov"/*.a
+ht() { STACKOV_CACHE=$s/cache "$r/vm/builders/host-tools.sh" "$@" 2>>"$s/ht.err"; }
+ht libstackov >/dev/null || true
+cp "$r/libstackov/fold.c" "$s/fold.c.orig"
+echo 'const char stackov_changed[] __attribute__((used, visibility("default"))) = "CHANGED";' >>"$r/libstackov/fold.c"
+changed=$(ht stackov-replay >/dev/null && strings "$s/cache/bin/libstackov.so" | grep -c '^CHANGED$')
+cp "$s/fold.c.orig" "$r/libstackov/fold.c"
+lib=$(ht libstackov || true)
+check "host-tools.sh: a make for stackov-replay remakes libstackov.so ($changed with the change)" [ "$changed" = 1 ]
+check "host-tools.sh: the change put back, libstackov.so is the sources' again ($lib)" \
+	sh -c "[ -s '$lib' ] && ! strings '$lib' | grep -q '^CHANGED\$'"
 [ "$failed" = 0 ] && rm -rf "$s"
 finish

@@ -24,14 +24,24 @@ if [ -f "$dir/Makefile" ]; then
 	bin=$STACKOV_CACHE/bin/${out%.so}${san:+-asan}
 	case $out in *.so) bin=$bin.so ;; esac
 	# What it is built from: its own sources and, for a program on the
-	# engine, libstackov's.
+	# engine, libstackov's. One key for all that one make builds (for
+	# libstackov/: the library, its archive and stackov-replay): a make
+	# for one of them remakes the others, and a key of each one's own
+	# would go on naming sources they were no longer built from. The
+	# make is -B: the key, not the files' times, says what changed (a
+	# file put back, another clone on the same cache). One make at a
+	# time: the readers' two lanes and two clones share the cache.
+	kf=$STACKOV_CACHE/bin/.${dir##*/}${san:+-asan}.key
 	key=$(hash_files "$dir"/Makefile "$dir"/*.c "$dir"/*.h "$LAB_ROOT"/libstackov/*.[ch] "$LAB_ROOT"/libstackov/Makefile)
-	if [ ! -x "$bin" ] || [ "$(cat "$bin.key" 2>/dev/null)" != "$key" ]; then
-		rm -f "$bin"
-		make -s -C "$dir" O="$STACKOV_CACHE/bin" ${san:+SAN=1} >&2 ||
+	exec 9>>"$STACKOV_CACHE/bin/.make.lock"
+	flock 9
+	if [ ! -x "$bin" ] || [ "$(cat "$kf" 2>/dev/null)" != "$key" ]; then
+		rm -f "$bin" "$kf"
+		make -s -B -C "$dir" O="$STACKOV_CACHE/bin" ${san:+SAN=1} >&2 ||
 			die "host tool $name failed to build (is libdw-dev installed? make deps)"
-		echo "$key" >"$bin.key"
+		echo "$key" >"$kf"
 	fi
+	exec 9>&-
 	echo "$bin"
 	exit 0
 fi
