@@ -75,11 +75,13 @@ for suite in "$main:$good" "sid:$s/sid"; do
 	sn=${suite%%:*} dir=${suite#*:}
 	v=$(jq -r .versions.crash "$dir/readers.json")
 	if grep -Eq "$ist" "$dir/reader-crash-qemu-vmcore.out"; then
-		check "$sn: crash $v printed the IST error on qemu-vmcore, and the report names it as crash $v's" \
-			grep -q "crash $v reads an IST stack no IDT gate uses" "$dir/report.txt"
+		check "$sn: crash $v printed the IST error on qemu-vmcore, and readers.json names it as crash $v's" \
+			jq_true --arg v "crash $v reads an IST stack no IDT gate uses" \
+			'[.readers[] | select(.reader == "crash" and .dump == "qemu-vmcore") | .limitations[] | startswith($v)] | any' \
+			"$dir/readers.json"
 	else
-		check "$sn: crash $v printed no IST error on qemu-vmcore, and the report names no IST limitation" \
-			sh -c "! grep -q 'reads an IST stack' '$dir/report.txt'"
+		check "$sn: crash $v printed no IST error on qemu-vmcore, and readers.json names no IST limitation" \
+			jq_true '[.readers[] | .limitations[] | contains("reads an IST stack")] | any | not' "$dir/readers.json"
 	fi
 done
 # What Debian's crash 8.0.6 and 9.0.2 did on this dump, measured once
@@ -91,8 +93,10 @@ esac
 check "sid: crash 9.0.2 prints no IST error on QEMU's dump" sh -c "! grep -Eq '$ist' '$s/sid/reader-crash-qemu-vmcore.out'"
 # The peers name their versions.
 check "sid: the peers name crash 9 and drgn 0.3's versions" \
-	sh -c "grep -q \"^on vmcore, crash 9[.0-9]*'s bt \" '$s/sid/report.txt' &&
-		grep -q \"^on vmcore, drgn 0.3[.0-9]*'s stack_trace \" '$s/sid/report.txt'"
+	jq_true '[.[] | select(.dump == "vmcore") | .peers[]] as $p |
+		([$p[] | select(.peer == "crash") | .line | test("^on vmcore, crash 9[.0-9]*.s bt ")] | any) and
+		([$p[] | select(.peer == "drgn") | .line | test("^on vmcore, drgn 0[.]3[.0-9]*.s stack_trace ")] | any)' \
+	"$s/sid/peers.json"
 
 # READERS=host: Debian 12's gdb and drgn; its crash only where built
 # (CRASH_NO_BUILD=now: nothing waits for or starts its build here).
