@@ -163,6 +163,7 @@ int so_modules(struct stackov *s, uint64_t *mods, int max);
 uint64_t so_page_offset(struct stackov *s);
 int so_vtop(struct stackov *s, uint64_t addr, uint64_t *phys);
 void so_vm_struct(struct stackov *s, const char *indent, uint64_t vm);
+void so_vm_caller(struct stackov *s, uint64_t vm, char *buf, size_t len);
 void so_symstr(struct stackov *s, uint64_t pc, char *buf, size_t len);
 
 /* tasks.c */

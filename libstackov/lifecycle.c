@@ -184,7 +184,7 @@ static int vmalloc_area(struct stackov *s, uint64_t addr, uint64_t *lo, uint64_t
 int so_cmd_where(struct stackov *s, uint64_t addr)
 {
 	struct so_region r[SO_MAX_REGIONS], *at;
-	uint64_t *tasks, lo, hi, vm, caller = 0;
+	uint64_t *tasks, lo, hi, vm;
 	struct so_task k;
 	char comm[80], name[128];
 	long n, i;
@@ -217,12 +217,7 @@ int so_cmd_where(struct stackov *s, uint64_t addr)
 	}
 	free(tasks);
 	if (!vmalloc_area(s, addr, &lo, &hi, &vm)) {
-		if (vm)
-			so_u64(s, vm + so_moff(s, "vm_struct", "caller"), &caller);
-		if (caller)
-			so_symstr(s, caller, name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "?");
+		so_vm_caller(s, vm, name, sizeof(name));
 		so_printf(s, "%lx: vmalloc area %lx..%lx, caller %s, not a stack\n",
 			  (unsigned long)addr, (unsigned long)lo, (unsigned long)hi, name);
 		return 0;

@@ -69,10 +69,23 @@ void so_symstr(struct stackov *s, uint64_t pc, char *buf, size_t len)
 		snprintf(buf, len, "%s+%lu", name, (unsigned long)(pc - start));
 }
 
+/* Who allocated a vm_struct: its caller's symbol, or "?". */
+void so_vm_caller(struct stackov *s, uint64_t vm, char *buf, size_t len)
+{
+	uint64_t caller = 0;
+
+	if (vm)
+		so_u64(s, vm + so_moff(s, "vm_struct", "caller"), &caller);
+	if (caller)
+		so_symstr(s, caller, buf, len);
+	else
+		snprintf(buf, len, "?");
+}
+
 /* A stack's vm_struct: address, size, pages and their PFNs, caller. */
 void so_vm_struct(struct stackov *s, const char *indent, uint64_t vm)
 {
-	uint64_t addr = 0, size = 0, caller = 0, pa;
+	uint64_t addr = 0, size = 0, pa;
 	uint32_t nr = 0, i;
 	char sym[160];
 
@@ -81,12 +94,8 @@ void so_vm_struct(struct stackov *s, const char *indent, uint64_t vm)
 		so_printf(s, "%svm_struct: none (not a vmalloc'd stack)\n", indent);
 		return;
 	}
-	so_u64(s, vm + so_moff(s, "vm_struct", "caller"), &caller);
 	so_u32(s, vm + so_moff(s, "vm_struct", "nr_pages"), &nr);
-	if (caller)
-		so_symstr(s, caller, sym, sizeof(sym));
-	else
-		snprintf(sym, sizeof(sym), "?");
+	so_vm_caller(s, vm, sym, sizeof(sym));
 	so_printf(s, "%svm_struct: %lx, area %lx..%lx (%lu bytes, a guard page included), %u pages, caller %s\n",
 		  indent, (unsigned long)vm, (unsigned long)addr, (unsigned long)(addr + size),
 		  (unsigned long)size, nr, sym);
