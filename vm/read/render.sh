@@ -107,8 +107,8 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
 	jq -r '"variant: " + .kernel.variant, "accel: " + .accel, "cmdline: " + (.boots[0].cmdline // "")' "$run/run.json"
-	echo "readers: $readers"
 	cat "$tmp/bad"
+	echo "readers: $readers"
 	if [ "$refusal" = 1 ]; then
 		section "verdict: no stack overflow (crash's stackov extension)"
 		cat "$tmp/verdict"
@@ -158,8 +158,9 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 # ---- The summary.
 echo
 echo "== post-mortem of $(basename "$run") =="
-echo "readers: $readers"
+# A bad dump first: it is why what follows says less.
 cat "$tmp/bad"
+echo "readers: $readers"
 for f in $(rec_get "$run" '.dumps[] | select(.name == "vmcore") | .dmesg') console.log; do
 	[ -f "$run/$f" ] || continue
 	line=$(kernel_log "$run/$f" | grep -a -m1 -E 'BUG: .*guard page|Kernel panic|stack-protector|kernel BUG' || true)
