@@ -51,6 +51,12 @@ p2=0002-$p2
 printf '%s\n%s\n' "$p" "$p2" >"$pd/series"
 "$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null
 check "two patches applied in order" [ "$(g log --format=%s -2 | tr '\n' '|')" = "kbuild: a second test change|fork: add a test line|" ]
+# A bisection stopped half-way (kernel-source.sh under LAB_BISECT) leaves
+# a detached HEAD at lab~1, clean against itself: not the series.
+g checkout -q --detach lab~1
+"$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null
+check "a tree left at lab~1 by a bisection gets the whole series again" \
+	sh -c "[ \"\$(git -C '$tree' symbolic-ref -q HEAD)\" = refs/heads/lab ] && grep -q '^# second patch' '$tree/kernel/Makefile'"
 touch -d @1100000000 "$tree/kernel/fork.c"
 sed -i 's/^+# second patch$/+# second patch, changed/' "$pd/$p2"
 "$LAB_ROOT/vm/builders/patches.sh" "$tree" "$pd" 2>/dev/null

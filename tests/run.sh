@@ -27,6 +27,10 @@ else
 	[ "$tier" = test ] && [ "${FULL:-0}" = 1 ] && list="$list $(ls "$LAB_ROOT"/tests/x-*.sh)"
 fi
 
+# The 6.1 line's vmap kernel is built patch by patch (vm/builders/
+# kernel-source.sh): t-41's bisection then costs no kernel of its own.
+LAB_BISECT=${LAB_BISECT-6.1}
+export LAB_BISECT
 passed=0 failed=0 skipped=0 times='' t0=$(date +%s)
 mkdir -p "$LAB_OUT"
 # One test run at a time per out/: each clears out/test-* as it starts.

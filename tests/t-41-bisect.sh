@@ -1,6 +1,9 @@
 #!/bin/sh
 # Every patch of the series builds on its own (vm/builders/bisect.sh), and each
-# has a commit message in the kernel's form. The line's series: LINUX=6.12
+# has a commit message in the kernel's form. Under make test (LAB_BISECT=6.1,
+# tests/run.sh) t-02 built the vmap kernel patch by patch and bisect.sh
+# reads that build's report; without it, bisect.sh builds in a tree of its
+# own. The line's series: LINUX=6.12
 # (x-41, make test-full) checks patches/6.12/.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"

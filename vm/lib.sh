@@ -194,6 +194,15 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
 }
 
+# bisect_key: what a bisection of the series stands for (its patches, in
+# order, and the default variant's fragments). $KERNEL_HOME/bisect/passed
+# holds the key of the last series found to build patch by patch,
+# $KERNEL_HOME/bisect/report its "patch N builds: NAME (S s)" lines.
+bisect_key() {
+	# shellcheck disable=SC2046 # names with no spaces
+	(cd "$KERNEL_PATCHES" && hash_files $(series_patches .) $(kernel_fragments "$DEFAULT_VARIANT"))
+}
+
 # pack_cpio DIR OUT: the tree under DIR as a reproducible gzip'd newc cpio
 # archive (fixed owner and timestamps, sorted entries).
 pack_cpio() {

@@ -12,8 +12,7 @@ pdir=$KERNEL_PATCHES
 variant=$DEFAULT_VARIANT
 list=$(series_patches "$pdir")
 [ -n "$list" ] || { echo "bisect: the series is empty"; exit 0; }
-# shellcheck disable=SC2086,SC2046 # names with no spaces
-key=$(cd "$pdir" && hash_files $list $(kernel_fragments "$variant"))
+key=$(bisect_key)
 dir=$KERNEL_HOME/bisect
 tree=$dir/linux o=$dir/build
 if [ -f "$dir/passed" ] && [ "$(cat "$dir/passed")" = "$key" ]; then

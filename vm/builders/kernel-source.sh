@@ -102,11 +102,57 @@ if up_to_date || { lab_lock exclusive "to build kernel $variant" && up_to_date; 
 	exit 0
 fi
 
+# LAB_BISECT=LINE (make test sets it to 6.1): the line's default variant
+# is built patch by patch on its way to the series: vmlinux with the
+# patches up to 1, 2, ... N (lab~N-1 .. lab of the tree), in its own build
+# directory, each build but the first an incremental one. That is
+# vm/builders/bisect.sh's check without a kernel build of its own; it
+# writes the same report, which bisect.sh (t-41) then reads. A patch that
+# does not build ends it: the tree goes back to the series and bisect.sh
+# will bisect in its own tree, and say why.
+bisect_secs=0 bisect_objs=0
+bisect_while_building() {
+	[ "${LAB_BISECT:-}" = "${LINUX:-6.1}" ] && [ "$variant" = "$DEFAULT_VARIANT" ] || return 0
+	bdir=$KERNEL_HOME/bisect
+	bkey=$(bisect_key)
+	[ -f "$bdir/passed" ] && [ "$(cat "$bdir/passed")" = "$bkey" ] && return 0
+	# shellcheck disable=SC2046 # names with no spaces
+	set -- $(series_patches "$KERNEL_PATCHES")
+	[ $# -gt 0 ] || return 0
+	mkdir -p "$bdir"
+	rm -f "$bdir/passed"
+	: >"$bdir/report.new"
+	cp "$o/.config" "$o/lab-config.series"
+	say "building kernel $variant patch by patch ($# patches; LAB_BISECT=$LAB_BISECT)"
+	n=0 ok=1 b0=$(date +%s)
+	for p in "$@"; do
+		n=$((n + 1))
+		git -C "$KERNEL_TREE" checkout -q --detach "lab~$(($# - n))"
+		s=$(date +%s)
+		if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$KERNEL_TREE" O="$o" -j"$LAB_JOBS" \
+			olddefconfig vmlinux >"$bdir/build-$n.log" 2>&1; then
+			say "patch $n, $p, does not build on its own here (see $bdir/build-$n.log)"
+			ok=0
+			break
+		fi
+		echo "patch $n builds: $p ($(($(date +%s) - s)) s)" | tee -a "$bdir/report.new"
+		bisect_objs=$((bisect_objs + $(grep -cE "^ *(CC|LD|AS)" "$bdir/build-$n.log" || true)))
+	done
+	bisect_secs=$(($(date +%s) - b0))
+	git -C "$KERNEL_TREE" checkout -q lab
+	cmp -s "$o/.config" "$o/lab-config.series" || cp "$o/lab-config.series" "$o/.config"
+	rm -f "$o/lab-config.series"
+	[ $ok = 1 ] || return 0
+	mv "$bdir/report.new" "$bdir/report"
+	echo "$bkey" >"$bdir/passed"
+}
+
 t_all=$(date +%s)
 unpack
 "$LAB_ROOT/vm/builders/patches.sh" "$KERNEL_TREE" "$KERNEL_PATCHES"
 configure
 rm -f "$o/lab-key"
+bisect_while_building
 say "building kernel $variant in $o with $LAB_JOBS jobs (cold: about 5 minutes)"
 start=$(date +%s)
 log=$o/build.log
@@ -114,9 +160,11 @@ if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$KERNEL_TREE" O="$o" -j"$LAB_JOBS" a
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "kernel $variant failed to build; full log: $log"
 fi
-n=$(grep -cE "^ *(CC|LD|AS)" "$log" || true)
-secs=$(($(date +%s) - start))
-say "kernel $variant built in $secs s ($n objects compiled or linked)"
+n=$(($(grep -cE "^ *(CC|LD|AS)" "$log" || true) + bisect_objs))
+secs=$(($(date +%s) - start + bisect_secs))
+by=''
+[ "$bisect_secs" = 0 ] || by=", $bisect_secs s of it patch by patch"
+say "kernel $variant built in $secs s ($n objects compiled or linked$by)"
 say "kernel $variant: $(($(date +%s) - t_all)) s in all, its source unpacked, patched and configured, then built"
 # What this build took, for make bench's side-by-side of the lines.
 echo "$secs s $n objects $(date -u +%Y-%m-%d)" >"$o/lab-built"

@@ -22,7 +22,10 @@ done
 # The patches in order, names and contents: a comment in series rebuilds nothing.
 key=$(cd "$pdir" && hash_files $list)
 stamp=$tree/.git/lab-series
+# On the branch lab, as it was left: a bisection stopped half-way (a
+# detached HEAD at lab~N) is not the series.
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
+	[ "$(git -C "$tree" symbolic-ref -q HEAD)" = refs/heads/lab ] &&
 	git -C "$tree" diff --quiet HEAD; then
 	exit 0
 fi
