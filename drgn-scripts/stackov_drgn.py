@@ -64,8 +64,11 @@ class DrgnTarget(stackov.Target):
             return None
 
     def member_offset(self, struct, member):
+        # A bit field's is the byte it starts in, as crash and gdb give it
+        # (drgn's .offset raises ValueError there: orc_entry's "signal",
+        # by which the engine tells 6.3's ORC format from the old one).
         m = self._member(struct, member)
-        return m.offset if m is not None else None
+        return m.bit_offset // 8 if m is not None else None
 
     def member_size(self, struct, member):
         m = self._member(struct, member)

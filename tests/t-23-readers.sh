@@ -122,5 +122,16 @@ check "prepare.sh with an unknown variant is refused" refused $rc "unknown VARIA
 rc=0
 READERS=bookworm timeout 20 "$LAB_ROOT/vm/builders/readers.sh" >"$s/suite.out" 2>&1 || rc=$?
 check "an unknown READERS is refused, naming the valid ones" refused $rc "unknown READERS 'bookworm' (valid: trixie sid host)" "$s/suite.out"
+# drgn's target on a bit field (tests/drgn-bitfield.py): the byte it
+# starts in, as crash and gdb give it. drgn's own .offset refuses one;
+# the engine then took 6.3's ORC entries for the old format, and on
+# Debian's 6.12 drgn's unwind stopped at its first frame (x-34 found it).
+for suite in trixie sid; do
+	bf() {
+		py=$(READERS=$suite "$LAB_ROOT/vm/builders/readers.sh" python3 "$(kernel_vmlinux vmap)") &&
+			[ "$("$py" "$LAB_ROOT/tests/drgn-bitfield.py")" = "5 2" ]
+	}
+	check "$suite's drgn: orc_entry's bit field 'signal' (bit 43) is at byte 5, as crash and gdb say" bf
+done
 [ "$failed" = 0 ] && rm -rf "$s"
 finish
