@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """stackov-lab: a stack overflow explained by drgn, in crash's stackov words.
 
-usage: python3 drgn-scripts/stackov_drgn.py [-j | -a | -c | -i]
+usage: python3 drgn-scripts/stackov_drgn.py [-j | -a | -c | -i | -u [-j] [-n BYTES] | -m [-s]]
            VMCORE VMLINUX [MODULE.ko...] [-- PID | TASK]
 
 drgn answers libstackov's questions (its memory, symbols and types) and
@@ -12,6 +12,9 @@ the verdict, as it does in crash and gdb:
     -a  every task's stack high-water mark, deepest first
     -c  each CPU's cached stacks, with their vm_structs
     -i  every CPU's IRQ and exception stacks, with their guards
+    -u  every stack's headroom, deepest first, and the near misses
+        (under BYTES left, 2048 unless -n); with -j, as JSON
+    -m  the overflowed stack drawn, top first; with -s, as SVG
 A dump with no overflow to explain gets one line, "stackov: ...", and
 exit status 1. STACKOV_RECORD=FILE records every answer drgn gave.
 """
@@ -113,14 +116,20 @@ def engine(prog, vmlinux, vmcore=None):
 
 
 def main(argv):
-    opts = [a for a in argv[1:] if a in ("-j", "-a", "-c", "-i")]
-    rest = [a for a in argv[1:] if a not in opts]
+    args = argv[1:]
+    near = []
+    if "-n" in args and "-u" in args:
+        i = args.index("-n")
+        near, args = args[i:i + 2], args[:i] + args[i + 2:]
+    opts = [a for a in args if a in ("-j", "-a", "-c", "-i", "-u", "-m", "-s")]
+    rest = [a for a in args if a not in opts]
     who = ""
     if "--" in rest:
         who = " ".join(rest[rest.index("--") + 1:][:1])
         rest = rest[:rest.index("--")]
-    if len(rest) < 2 or len(opts) > 1:
+    if len(rest) < 2 or (len(opts) > 1 and sorted(opts) not in (["-j", "-u"], ["-m", "-s"])):
         sys.exit(__doc__.strip())
+    opts += near
     try:
         e = engine(open_dump(rest[0], rest[1:]), rest[1], rest[0])
         status, text = e.command(" ".join(["stackov"] + opts + ([who] if who else [])))

@@ -9,22 +9,12 @@
 
 #include "internal.h"
 
-/*
- * How deep a stack was ever used: it starts zeroed, so the lowest
- * non-zero word above STACK_END_MAGIC marks the high-water mark (the
- * kernel's stack_not_used() for DEBUG_STACK_USAGE). -1 if unreadable.
- */
+/* How deep a task's stack was ever used (headroom.c's count), -1 if unread. */
 static long stack_used(struct stackov *s, uint64_t stack)
 {
-	static uint64_t buf[65536 / 8];
-	uint64_t size = so_thread_size(s), i;
+	long left = stack ? so_stack_left(s, stack, stack + so_thread_size(s), 1) : -1;
 
-	if (!stack || size > sizeof(buf) || so_read(s, stack, buf, size))
-		return -1;
-	for (i = 1; i < size / 8; i++)
-		if (buf[i])
-			return (long)(size - i * 8);
-	return 0;
+	return left < 0 ? -1 : (long)so_thread_size(s) - left;
 }
 
 struct usage {

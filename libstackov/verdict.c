@@ -104,15 +104,64 @@ int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_
 	return 0;
 }
 
-#define STACKOV_USAGE "usage: stackov [-a | -c | -i | -j] [pid | taskp]"
+#define STACKOV_USAGE "usage: stackov [-a | -c | -i | -m [-s] | -u [-n BYTES] | -j] [pid | taskp]"
+#define SO_NEAR_MISS	2048	/* bytes left: a near miss below this */
 
-/* stackov [-a | -c | -i | -j] [-C CPU] [pid | taskp] */
+/* stackov -u [-j] [-n BYTES]: every stack's headroom. */
+static int cmd_headroom(struct stackov *s, int argc, char **argv)
+{
+	long near = SO_NEAR_MISS;
+	int json = 0, i;
+	char *end;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-u"))
+			continue;
+		if (!strcmp(argv[i], "-j")) {
+			json = 1;
+			continue;
+		}
+		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			near = strtol(argv[++i], &end, 0);
+			if (*end || near < 0 || end == argv[i])
+				return so_refuse(s, "-n takes a number of bytes, not '%s'", argv[i]), 2;
+			continue;
+		}
+		return so_refuse(s, STACKOV_USAGE), 2;
+	}
+	return so_cmd_headroom(s, json, near);
+}
+
+/* stackov -m [-s]: the overflowed stack's map, as text or an SVG. */
+static int cmd_map(struct stackov *s, int argc, char **argv)
+{
+	int svg = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-m"))
+			continue;
+		if (!strcmp(argv[i], "-s")) {
+			svg = 1;
+			continue;
+		}
+		return so_refuse(s, STACKOV_USAGE), 2;
+	}
+	return so_cmd_map(s, svg);
+}
+
+/* stackov [-a | -c | -i | -m | -u | -j] [-C CPU] [pid | taskp] */
 static int cmd_stackov(struct stackov *s, int argc, char **argv)
 {
 	static struct so_verdict v;
 	struct so_task k, *who = NULL;
 	int json = 0, i, cpu = -1;
 	const char *arg = NULL;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-u"))
+			return cmd_headroom(s, argc, argv);
+		else if (!strcmp(argv[i], "-m"))
+			return cmd_map(s, argc, argv);
 
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i];

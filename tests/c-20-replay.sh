@@ -10,7 +10,8 @@
 # lines, -fstack-usage: a recursion's bytes per cycle) and what the
 # scenario is known to do (its function in the cycle, from
 # tests/scenarios.tsv). A dump with no guard-page hit must still be
-# refused in one line.
+# refused in one line. The stack drawn from the same answers (stackov -m
+# -s) must be the verdict's: tests/svg-check.py.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -37,6 +38,17 @@ for gz in tests/replay/*.gz; do
 	check "$name: the verdict the readers gave on the dump, word for word" cmp -s "$s/$name.json" "tests/replay/$name.json"
 	f=tests/replay/$name.facts
 	bug=$(sed -n 's/^BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' "$f")
+	# A module's own word on how deep it went: every stack's headroom
+	# (stackov -u -j) has that stack, as deep, in that function.
+	said=$(sed -n "s/^said: .* [0-9]* frames of \([a-z_0-9]*\), the deepest \([0-9]*\) bytes above the stack's end\$/\1 \2/p" "$f")
+	if [ -n "$said" ]; then
+		urc=0
+		"$bin" "$gz" stackov -u -j >"$s/$name.u.json" 2>>"$s/$name.err" || urc=$?
+		got=$(jq -r --arg f "${said% *}" '[.stacks[] | select(.deepest == $f)][0] | "\(.deepest) \(.left)"' \
+			"$s/$name.u.json" 2>/dev/null || true)
+		check "$name: stackov -u (status $urc) finds the stack the module dived in, as deep as it said ($said): $got" \
+			[ "$got" = "$said" ]
+	fi
 	if [ -z "$bug" ]; then
 		check "$name: no guard-page hit in the kernel's log: refused in one line" is_refusal "$s/$name.json"
 		continue
@@ -46,6 +58,12 @@ for gz in tests/replay/*.gz; do
 		[ "$(jfield "$j" stack) $(jfield "$j" fault) $(jfield "$j" lo)..$(jfield "$j" hi)" = "$bug" ]
 	oops=$(sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' "$f")
 	check "$name: the oops's task ($oops)" [ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
+	# The stack drawn (stackov -m -s), from the same answers.
+	mrc=0
+	"$bin" "$gz" stackov -m -s >"$s/$name.svg" 2>>"$s/$name.err" || mrc=$?
+	so=$(python3 tests/svg-check.py "$s/$name.svg" "$j" "$s/$name.txt" 2>&1) && src=0 || src=$?
+	check "$name: stackov -m -s draws the verdict (status $mrc): $(printf '%s\n' "$so" | head -3 | paste -sd';' -)" \
+		[ "$mrc $src" = "0 0" ]
 	# NAME is LINE-VARIANT-SCENARIO-DUMP: what the scenario recurses in.
 	sc=$(echo "$name" | sed -n 's/^[a-z0-9.]*-[a-z]*-\([A-Z_]*\)-[a-z-]*$/\1/p')
 	case $sc in

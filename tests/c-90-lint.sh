@@ -7,7 +7,7 @@
 . "$(dirname -- "$0")/lib.sh"
 
 cd "$LAB_ROOT" || exit 1
-scripts=$(ls vm/*.sh vm/*/*.sh tests/*.sh bench/*.sh .ci/run vm/guest/init)
+scripts=$(ls vm/*.sh vm/*/*.sh tests/*.sh bench/*.sh walkthroughs/*.sh .ci/run vm/guest/init)
 # In LAB_JOBS shares, side by side (45 s in one, here): xargs says 123
 # when one of them found something.
 shellcheck_all() {

@@ -197,6 +197,7 @@ catalogue() {
 		fi
 		readers_agree "$s" "$run" "$fn" "$(recurses "$s")"
 		su_agrees "$s" "$run"
+		svg_agrees "$s" "$run"
 		explain_agrees "$s" "$run"
 		# Every error of a reader is one: crash's own limitations are
 		# named as such, and a refusal the readers share is the verdict.

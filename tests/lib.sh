@@ -352,6 +352,20 @@ rot() {
 # both (the first frame of it after the faulting one, in crash's frame
 # list). A dump with no guard-page hit: none in the log either (a canary,
 # an overwritten STACK_END_MAGIC is said as such, no overflow).
+# svg_agrees NAME RUN: RUN/stack.svg, the overflowed stack drawn, is
+# well-formed and draws the verdict's stack, frames and bytes (on the dump
+# whose recording the report drew it from: kdump's, else QEMU's).
+svg_agrees() {
+	d=vmcore
+	[ -f "$2/replay-vmcore.gz" ] || d=qemu-vmcore
+	j=$2/stackov-crash-$d.json
+	if ! jq -e .stack "$j" >/dev/null 2>&1; then
+		skip "$1: stack.svg" "no overflow on $d: stackov -m draws an overflowed stack only"
+		return
+	fi
+	so=$(python3 "$LAB_ROOT/tests/svg-check.py" "$2/stack.svg" "$j" "$2/stackov-crash-$d.txt" 2>&1) && src=0 || src=$?
+	check "$1: stack.svg draws the verdict on $d: $(printf '%s\n' "$so" | head -3 | paste -sd';' -)" [ "$src" = 0 ]
+}
 explain_agrees() {
 	for d in vmcore qemu-vmcore; do
 		if [ ! -s "$2/stackov-crash-$d.json" ]; then
@@ -495,6 +509,14 @@ readers_agree() {
 				check "$name: on $d, $r's stackov verdict text is crash's, line for line" cmp -s "$arun/stackov-crash-$d.txt" "$v.txt"
 			fi
 		done
+		# Every stack's headroom (stackov -u -j), whatever the verdict.
+		for r in crash gdb drgn; do
+			h=$arun/headroom-$r-$d.json
+			check "$name: on $d, $r's stackov -u gave every stack's headroom" jq -e '.stacks | length > 0' "$h"
+			[ "$r" = crash ] && continue
+			check "$name: on $d, $r's headroom of every stack is crash's, word for word" \
+				cmp -s "$arun/headroom-crash-$d.json" "$h"
+		done
 		j=$arun/stackov-crash-$d.json
 		dmesg=$arun/$(rec_get "$arun" '.dumps[] | select(.name == $n) | .dmesg' --arg n "$d")
 		if [ ! -f "$dmesg" ]; then
@@ -522,16 +544,29 @@ readers_agree() {
 		check "$name: on $d, stackov's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the oops's ($oops)" \
 			[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
 		cyc=$(jfield "$j" cycle)
+		h=$arun/headroom-crash-$d.json
 		if [ "$recurses" != yes ]; then
 			check "$name: on $d, no recursion to fold: no turns of a cycle (cycle '$cyc')" [ "$(jfield "$j" cycle_reps)" = 0 ]
+			skip "$name: on $d, stackov -u's deepest stack beside the BUG line's" \
+				"no recursion: a frame the CPU reserved and never wrote leaves the stack's words zero, and stacks are measured by the words written"
 			continue
 		fi
+		# A recursion writes every turn: the deepest stack of the dump is
+		# the one the BUG line names.
+		deep=$(jq -r '.stacks[0] | .stack + " " + .lo + ".." + .hi' "$h" 2>/dev/null || true)
+		check "$name: on $d, stackov -u's deepest stack ($deep) is the BUG line's (${bug%% *} ${bug##* })" \
+			[ "$deep" = "${bug%% *} ${bug##* }" ]
 		if ! n=$(drgn_count "$arun" "$d" "$afn"); then
 			fail "$name: on $d, drgn's own unwinder gave no stack trace to count $afn frames in"
 			continue
 		fi
 		reps=$(jfield "$j" cycle_reps)
 		check "$name: on $d, the folded cycle ($cyc) has $afn" cycle_has "$cyc" "$afn"
+		# The recursion's last whole turn is within one turn of the end.
+		cb=$(printf '%s\n' "$cyc" | sed -n 's/.*(\([0-9]*\) bytes per cycle)$/\1/p')
+		left=$(jq -r '.stacks[0].left' "$h" 2>/dev/null || true)
+		check "$name: on $d, the recursion came within a turn (${cb:-?} bytes) of its stack's end: ${left:-?} bytes never used" \
+			in_range "$left" 0 "$cb"
 		# One function's cycle: every frame of it is a turn. A longer
 		# one may end inside a turn: one frame of $afn more.
 		case $cyc in

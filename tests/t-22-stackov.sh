@@ -29,7 +29,7 @@ check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/s
 in_crash help "$good" "help stackov"
 check "help stackov: NAME, SYNOPSIS, DESCRIPTION and EXAMPLE, as crash's own" sh -c \
 	"grep -q '^  stackov - explain a kernel stack overflow' '$s/help.out' &&
-	grep -q '^  stackov \[-a | -c | -i | -j\] \[pid | taskp\]' '$s/help.out' &&
+	grep -q '^  stackov \[-a | -c | -i | -m \[-s\] | -u \[-n bytes\] | -j\] \[pid | taskp\]' '$s/help.out' &&
 	grep -q '^DESCRIPTION' '$s/help.out' && grep -q '^EXAMPLE' '$s/help.out'"
 
 bug_of() { kernel_log "$1" | sed -n 's/^BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) .*/\1 \2/p' | head -1; }
@@ -77,6 +77,36 @@ check "-c: each with its vm_struct (4 pages, a guard page included)" sh -c \
 check "the verdict gives the stack's vm_struct and its page frames" sh -c \
 	"grep -q '^  vm_struct: [0-9a-f]*, area .*, 4 pages, caller ' '$s/vmcore.out' && grep -Eq '^  pfns: +[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ [0-9a-f]+\$' '$s/vmcore.out'"
 
+# -u: every task's stack (as many as -a lists) and every CPU's IRQ and
+# exception stacks, deepest first: the overflowed task's, within one turn
+# of its recursion (296 bytes on vmap) of its end.
+in_crash headroom "$good" "stackov -u"
+ntask=$(grep -cE '^ +([0-9]+|\?) +[0-9]+  .* TASK of pid ' "$s/headroom.out")
+check "-u: a line for every task -a lists ($ntask of $nlisted)" [ "$ntask" = "$nlisted" ]
+for c in 0 1; do
+	for k in IRQ DF NMI DB MCE; do
+		check "-u: cpu $c's $k stack" grep -q " $k of cpu $c " "$s/headroom.out"
+	done
+done
+first=$(sed -n '/^ *LEFT  *OF  *END MAGIC/{n;p;q}' "$s/headroom.out")
+echo "deepest: $first"
+deepest_turn() {
+	echo "$first" | grep -Eq '^ +[0-9]+ +16384 +[a-z]+ +TASK of pid [0-9]+ "labtrig" +recurse_task_frame$' &&
+		[ "$(echo "$first" | awk '{ print $1 }')" -le 296 ]
+}
+check "-u: the deepest is the overflowed task's, within a turn of its end, in its recursion ($first)" deepest_turn
+check "-u: it is named as under 2048 bytes left" grep -q '^under 2048 bytes left: TASK of pid [0-9]* "labtrig", [0-9]* bytes, in recurse_task_frame$' "$s/headroom.out"
+in_crash headroom-n "$good" "stackov -u -n 0"
+check "-u -n 0: no stack is under 0 bytes" grep -qx 'under 0 bytes left: no stack' "$s/headroom-n.out"
+# -m: the overflowed stack drawn, top first: the syscall's pt_regs, the
+# frames, the cycle, the guard page with the BUG line's fault.
+in_crash map "$good" "stackov -m"
+bug=$(bug_of "$(readlink -f "$good/vmcore").dmesg")
+check "-m: the map of the TASK stack, top first" grep -q '^map of the TASK stack, [0-9a-f]*\.\.[0-9a-f]* (16384 bytes), top first:$' "$s/map.out"
+check "-m: pt_regs at its top" sh -c "sed -n '/^map of/{n;p;q}' '$s/map.out' | grep -q ' 168  pt_regs '"
+check "-m: the cycle" grep -q '  #0\.\.#[0-9]* the cycle: recurse_task_frame x[0-9]* (296 bytes per cycle)$' "$s/map.out"
+check "-m: the guard page, with the BUG line's fault (${bug#* })" grep -q "  4096  guard page, the fault at ${bug#* }\$" "$s/map.out"
+
 # refuses NAME PATTERN CMD: CMD gets one line matching PATTERN, and crash
 # goes on to the next command.
 refuses() {
@@ -88,5 +118,7 @@ refuses() {
 refuses unknown-pid "no task or pid 99999 in this dump" "stackov 99999"
 refuses not-panic "pid 1 \"init\" is not the panic task: it did not overflow its stack" "stackov 1"
 refuses bad-option "invalid option -- 'x'" "stackov -x"
+refuses bad-bytes "-n takes a number of bytes, not 'lots'" "stackov -u -n lots"
+refuses bad-map "usage: stackov [-a | -c | -i | -m [-s] | -u [-n BYTES] | -j] [pid | taskp]" "stackov -m -j"
 rm -rf "$s"
 finish

@@ -29,6 +29,7 @@ check "gdb: frame #0 is deep_parse_node" grep -Eq '^#0 +(0x[0-9a-f]+ in )?deep_p
 # the log alone, given vmlinux and the module's .ko, says what crash's
 # stackov says on the dump (stack, task, entry, per-frame bytes)
 readers_agree deep_parse "$run" deep_parse_node yes vmcore
+svg_agrees deep_parse "$run"
 dbytes=$(jq -r .cycle "$run/stackov-crash-vmcore.json" | sed -n 's/.*(\([0-9]*\) bytes per cycle)$/\1/p')
 check "deep_parse: its bytes per cycle (${dbytes:-none}) are the compiler's frame size of deep_parse_node ($(su_bytes "$run" deep_parse_node))" \
 	[ "$dbytes" = "$(su_bytes "$run" deep_parse_node)" ]
@@ -58,6 +59,7 @@ check "drgn unwinds as many mr_* frames as the cycle holds ($n for ${reps:-?} x 
 	sh -c "[ $n -ge $((${reps:-0} * 3)) ] && [ $n -lt $((${reps:-0} * 3 + 3)) ]"
 
 readers_agree mutual_recursion "$mrun" mr_expr yes vmcore
+svg_agrees mutual_recursion "$mrun"
 explain_agrees mutual_recursion "$mrun"
 check "mutual_recursion: gdb's stackov frames, in order, are drgn's own unwinder's" \
 	gdb_frames_in "$mrun" vmcore drgn

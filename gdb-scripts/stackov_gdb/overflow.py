@@ -18,6 +18,9 @@ STACK_END_MAGIC, and the frames with recursion folded into a cycle. The
 same words as crash's stackov: libstackov's.
 
 stackov [-j] [PID | TASK]   -j: one JSON object on one line
+stackov -u [-j] [-n BYTES]  every stack's headroom, deepest first, and
+                            those left with under BYTES (2048)
+stackov -m [-s]             the overflowed stack drawn, top first; -s: SVG
 On a vmcore the task is the panic task; on a live guest stopped by
 stackov-catch, the selected CPU's."""
 
@@ -26,6 +29,9 @@ stackov-catch, the selected CPU's."""
 
     def invoke(self, arg, from_tty):
         argv = gdb.string_to_argv(arg)
+        if "-u" in argv or "-m" in argv:
+            mem.show(" ".join(["stackov"] + argv))  # the engine checks the rest
+            return
         opts = [a for a in argv if a.startswith("-")]
         if len(argv) - len(opts) > 1 or [a for a in opts if a != "-j"]:
             raise gdb.GdbError("usage: stackov [-j] [PID | TASK]")

@@ -7,7 +7,8 @@
 # verdict the readers gave then (the catalogue checked it against the
 # kernel's report and drgn's unwinder) as NAME.json, and the facts that
 # share no code with the engine as NAME.facts: from the dump's own kernel
-# log, the BUG line and the oops's task line; from the compiler, the frame
+# log, the BUG line and the oops's task line (and a module's word on how
+# deep it went: "said: ..."); from the compiler, the frame
 # size of each function of the verdict's cycle ("su: FUNC BYTES", gcc's
 # -fstack-usage, RUN/frames.su). DIR: tests/replay.
 set -eu
@@ -31,6 +32,9 @@ for d in vmcore qemu-vmcore; do
 		echo "# $(rec_get "$run" '.kernel.description + " " + .kernel.variant + " " + (.scenario // "MODULE")'), $d of $(basename "$run")"
 		kernel_log "$dmesg" | grep -E -m1 '^BUG: [A-Z]+ stack guard page was hit at ' || true
 		kernel_log "$dmesg" | grep -a -E -m1 '^CPU: [0-9]+ (UID: [0-9]+ )?PID: [0-9]+ Comm: ' || true
+		# What a module said of its own depth (tests/modules/near_miss).
+		kernel_log "$dmesg" | grep -a -E -m1 " [0-9]+ frames of [a-z_0-9]+, the deepest [0-9]+ bytes above the stack's end\$" |
+			sed 's/^/said: /' || true
 		for f in $(jq -r '(.cycle // "") | sub(" x[0-9]+.*$"; "") | split(" -> ") | .[]' "$run/stackov-crash-$d.json"); do
 			awk -F '\t' -v f="$f" '{ n = split($1, a, ":") } a[n] == f && $3 == "static" { print "su: " f " " $2; exit }' \
 				"$run/frames.su" 2>/dev/null

@@ -116,6 +116,10 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 		section "verdict (crash's stackov extension)"
 		cat "$tmp/verdict"
 	fi
+	if [ -f "$run/stack.svg" ]; then
+		section "the overflowed stack drawn"
+		echo "stack.svg (stackov -m -s; stackov -m in crash below gives it as text)"
+	fi
 	for dm in $(rec_get "$run" '.dumps[] | select(.dmesg) | .dmesg'); do
 		[ -f "$run/$dm" ] || continue
 		section "the kernel's log, read from ${dm%.dmesg}"
@@ -174,6 +178,20 @@ fi
 grep '^on .*: \(the \|only \|none \)' "$tmp/agree" | sed 's/^/stackov in crash, gdb and drgn, /; s/:$//' || true
 grep -E '^on .*, (crash|drgn).* (agrees|DIFFERS|STOPPED)' "$tmp/peers" | sed 's/^/peers: /' || true
 cat "$tmp/explain"
+# The deepest stack of the dump (crash's stackov -u), and, when there was
+# no overflow, each stack that came near its end.
+for d in vmcore qemu-vmcore; do
+	h=$run/headroom-crash-$d.json
+	[ -f "$h" ] || continue
+	jq -r --arg d "$d" '.stacks[0] | "deepest stack by the words written (on " + $d + "): " +
+		(if .pid then "TASK of pid \(.pid) \"\(.comm)\"" else .stack + " of cpu \(.cpu)" end) +
+		", \(.left) bytes never used, in " + .deepest' "$h"
+	[ "$refusal" = 1 ] && jq -r '.near as $n | .stacks[] | select(.left >= 0 and .left < $n) |
+		"near miss: no stack overflow; " +
+		(if .pid then "pid \(.pid) \"\(.comm)\"" else .stack + " stack of cpu \(.cpu)" end) +
+		" came within \(.left) bytes of its end, in " + .deepest' "$h"
+	break
+done
 for d in vmcore qemu-vmcore; do
 	o=$run/reader-crash-$d.out
 	[ -f "$o" ] && grep -a -m1 'PID:.*COMMAND:' "$o" | sed 's/^/crash: /' && break
@@ -189,6 +207,7 @@ if [ -f "$run/reader-drgn-vmcore.out" ]; then
 		echo "$bt"
 	fi
 fi
+[ -f "$run/stack.svg" ] && echo "the overflowed stack drawn (stackov -m -s): $run/stack.svg"
 echo "full report (crash on both dumps, gdb, drgn): $rep"
 [ -n "$limits" ] && echo "$limits" | sed "s/^/crash's own limitation (not the lab's readers), /"
 [ -n "$errors" ] && echo "reader errors: $errors"

@@ -35,7 +35,7 @@ t0=$(date +%s.%N)
 # into readers.json.
 "$LAB_ROOT/vm/builders/readers.sh" >"$tmp/versions" || true
 # What an earlier report of this run left goes: every file below is new.
-rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run/readers.json" \
+rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run"/headroom-*.json "$run/stack.svg" "$run/readers.json" \
 	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt" "$run"/replay-*.gz
 # The engine every reader runs on: crash's extension has it built in; gdb
 # and drgn load its shared library (libstackov/stackov.py).
@@ -144,6 +144,11 @@ step() {
 	esac
 	sed -n '/^stack overflow: /,/^[^ ]/p' "$out" | sed '/^[^ ]/{/^stack overflow: /!d}' >"$v.txt"
 	[ -s "$v.txt" ] || rm -f "$v.txt"
+	# Every stack's headroom (stackov -u -j): RUN/headroom-READER-DUMP.json.
+	h=$run/headroom-$r-$d.json
+	rm -f "$h"
+	line=$(grep -a -m1 '^{"near":' "$out" || true)
+	[ -z "$line" ] || printf '%s\n' "$line" | jq -c . >"$h" 2>/dev/null || rm -f "$h"
 	jq -nc --arg r "$r" --arg d "$d" --arg f "$file" --arg s "$status" --arg why "$why" --arg rc "$rc" \
 		--arg lims "$lims" --arg v "$([ -f "$v.json" ] && echo "${v##*/}.json")" '
 		{reader: $r, dump: $d, file: $f, status: $s, exit: ($rc | tonumber),
@@ -193,7 +198,8 @@ gdb_on_elf() {
 	gdb=$("$LAB_ROOT/vm/builders/readers.sh" gdb) || return 1
 	grc=0
 	timeout -k 5 "$READER_TIMEOUT" "$gdb" "$@" \
-		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' >"$tmp/gdb.raw" 2>&1 || grc=$?
+		-ex stackov-select -ex 'echo gdb bt:\n' -ex 'bt 12' -ex stackov -ex 'stackov -j' -ex 'stackov -u -j' \
+		>"$tmp/gdb.raw" 2>&1 || grc=$?
 	sed -n '/^gdb bt:/,$p' "$tmp/gdb.raw" | grep -a . || {
 		echo "gdb printed no post-mortem:"
 		tail -5 "$tmp/gdb.raw"
@@ -227,7 +233,8 @@ drgn_on() {
 		cat "$tmp/drgn.v"
 		grep -q '^stackov: ' "$tmp/drgn.v" && break
 	done
-	return 0
+	# Every stack's headroom, whatever the verdict.
+	timeout -k 5 "$READER_TIMEOUT" "$py" "$LAB_ROOT/drgn-scripts/stackov_drgn.py" -u -j "$@"
 }
 
 # lane D: the three readers on dump family D, one after the other (gdb
@@ -297,6 +304,18 @@ for d in vmcore qemu-vmcore; do
 		jq -nc --arg d "$d" --arg e "$(head -3 "$tmp/peers.err")" '{dump: $d, error: $e}' >>"$tmp/peers.jsonl"
 done
 jq -s '.' "$tmp/peers.jsonl" >"$run/peers.json"
+
+# ---- The overflowed stack drawn (stack.svg): the engine on crash's
+# recording of kdump's dump, else of QEMU's; no reader runs again. A dump
+# with no overflow has no map.
+replay=$(dirname "$STACKOV_LIB")/stackov-replay
+for d in vmcore qemu-vmcore; do
+	[ -f "$run/replay-$d.gz" ] || continue
+	if "$replay" "$run/replay-$d.gz" stackov -m -s >"$tmp/stack.svg" 2>"$tmp/stack.err"; then
+		mv "$tmp/stack.svg" "$run/stack.svg"
+		break
+	fi
+done
 
 # ---- The log alone, as a user with no dump has it: stackov-log on the
 # console, with vmlinux; the dump's own log when the console has no
