@@ -18,7 +18,13 @@ o=$(kernel_modbuild "$variant")
 abs=$(CDPATH='' cd -- "$src" && pwd)
 d=$KERNEL_HOME/user/$variant/$(echo "$abs" | sha256sum | cut -c1-12)
 mkdir -p "$d"
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' "$abs/" "$d/src/"
+# The build's products stay (the compiler's *.su among them: a second
+# run with nothing to recompile must still have them); an object whose
+# .su is gone (a cache from before that) is made again.
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.su' "$abs/" "$d/src/"
+find "$d/src" -name '*.o' ! -name '*.mod.o' | while read -r obj; do
+	[ -f "${obj%.o}.su" ] || rm -f "$obj"
+done
 # -fstack-usage: the compiler's frame sizes (*.su), beside the objects.
 if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" KCFLAGS=-fstack-usage modules >"$d/build.log" 2>&1; then
 	grep -E ': (fatal )?error:|: undefined reference|ERROR:' "$d/build.log" |
