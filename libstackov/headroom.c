@@ -63,9 +63,12 @@ static void deepest_code(struct stackov *s, uint64_t from, uint64_t hi, char *na
 	snprintf(name, len, "?");
 }
 
-static void measure(struct stackov *s, struct headroom *h)
+/* @h's bytes never used, and with @code the deepest code it holds. */
+static void measure(struct stackov *s, struct headroom *h, int code)
 {
 	h->left = h->lo ? so_stack_left(s, h->lo, h->hi, h->magic != NULL) : -1;
+	if (!code)
+		return;
 	if (h->left >= 0 && h->left < (long)(h->hi - h->lo))
 		deepest_code(s, h->lo + h->left, h->hi, h->deepest, sizeof(h->deepest));
 	else
@@ -83,8 +86,12 @@ static int by_left(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Every stack of the dump, measured: @*out, their number (-1: no memory). */
-static long headroom_all(struct stackov *s, struct headroom **out)
+/*
+ * Every stack of the dump, measured, deepest first: @*out, their number
+ * (-1: no memory). @tasks_only (stackov -a): the tasks' stacks, each task
+ * listed (one that cannot be read as unreadable), with no deepest code.
+ */
+static long headroom_all(struct stackov *s, struct headroom **out, int tasks_only)
 {
 	struct so_region r[SO_MAX_REGIONS];
 	uint64_t *tasks, word;
@@ -98,19 +105,25 @@ static long headroom_all(struct stackov *s, struct headroom **out)
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (so_task(s, tasks[i], &h[m].k))
+		if (so_task(s, tasks[i], &h[m].k)) {
+			if (tasks_only) {
+				h[m].left = -1;
+				h[m].order = m;
+				m++;
+			}
 			continue;
+		}
 		snprintf(h[m].stack, sizeof(h[m].stack), "TASK");
 		h[m].cpu = h[m].k.cpu;
 		h[m].lo = h[m].k.stack;
 		h[m].hi = h[m].lo ? h[m].lo + so_thread_size(s) : 0;
 		h[m].magic = so_magic(s, &h[m].k, &word);
 		h[m].order = m;
-		measure(s, &h[m]);
+		measure(s, &h[m], !tasks_only);
 		m++;
 	}
 	free(tasks);
-	for (cpu = 0; cpu < so_nr_cpus(s); cpu++) {
+	for (cpu = 0; !tasks_only && cpu < so_nr_cpus(s); cpu++) {
 		nr = so_regions(s, cpu, 0, r, SO_MAX_REGIONS);
 		for (j = 0; j < nr && m < cap; j++) {
 			if (r[j].guard)
@@ -121,7 +134,7 @@ static long headroom_all(struct stackov *s, struct headroom **out)
 			h[m].lo = r[j].lo;
 			h[m].hi = r[j].hi;
 			h[m].order = m;
-			measure(s, &h[m]);
+			measure(s, &h[m], 1);
 			m++;
 		}
 	}
@@ -199,13 +212,33 @@ int so_cmd_headroom(struct stackov *s, int json, long near)
 
 	if (so_moff(s, "task_struct", "stack") < 0)
 		return so_refuse(s, "this dump lacks the symbols it needs (task_struct.stack)");
-	n = headroom_all(s, &h);
+	n = headroom_all(s, &h, 0);
 	if (n < 0)
 		return so_refuse(s, "out of memory");
 	if (json)
 		print_json(s, h, n, near);
 	else
 		print_text(s, h, n, near);
+	free(h);
+	return 0;
+}
+
+/* stackov -a: every task's stack high-water mark, deepest first. */
+int so_cmd_usage(struct stackov *s)
+{
+	long size = (long)so_thread_size(s), n, i;
+	struct headroom *h;
+	char comm[80];
+
+	n = headroom_all(s, &h, 1);
+	if (n < 0)
+		return so_refuse(s, "out of memory");
+	so_printf(s, "%8s  %5s  %-16s  %s\n", "PID", "USED", "COMM", "OF");
+	for (i = 0; i < n; i++) {
+		so_text_comm(h[i].k.comm, comm, sizeof(comm));
+		so_printf(s, "%8ld  %5ld  %-16s  %ld\n", h[i].k.pid, h[i].left < 0 ? -1 : size - h[i].left,
+			  comm, size);
+	}
 	free(h);
 	return 0;
 }

@@ -14,8 +14,9 @@
  *   context.c  context, entry, atomic, the random stack offset
  *   words.c    every sentence and JSON key, once; the text and JSON writers
  *   verdict.c  the commands: the verdict and its companions
- *   lifecycle.c  high-water marks, cached stacks, where an address lies
- *   headroom.c every stack's headroom, deepest first, and the near misses
+ *   lifecycle.c  cached stacks, every CPU's stacks, where an address lies
+ *   headroom.c every stack's headroom, deepest first, and the near misses;
+ *              every task's high-water mark
  *   map.c      the overflowed stack drawn, top first: text or SVG
  */
 #ifndef STACKOV_INTERNAL_H
@@ -216,7 +217,6 @@ int so_refuse(struct stackov *s, const char *fmt, ...) __printf(2, 3);
 int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_verdict *v);
 
 /* lifecycle.c */
-int so_cmd_usage(struct stackov *s);
 int so_cmd_cached(struct stackov *s);
 int so_cmd_cpu_stacks(struct stackov *s, int only);
 int so_cmd_where(struct stackov *s, uint64_t addr);
@@ -224,6 +224,7 @@ int so_cmd_where(struct stackov *s, uint64_t addr);
 /* headroom.c */
 long so_stack_left(struct stackov *s, uint64_t lo, uint64_t hi, int magic);
 int so_cmd_headroom(struct stackov *s, int json, long near);
+int so_cmd_usage(struct stackov *s);
 
 /* map.c */
 int so_cmd_map(struct stackov *s, int svg);

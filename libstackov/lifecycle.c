@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libstackov: stacks over their life: every task's high-water mark (-a),
- * each CPU's cached stacks, which should be no one's (-c), every CPU's
- * IRQ and exception stacks (-i), and where an address lies.
+ * libstackov: stacks over their life: each CPU's cached stacks, which
+ * should be no one's (-c), every CPU's IRQ and exception stacks (-i), and
+ * where an address lies. Every task's high-water mark (-a) is headroom.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,49 +15,6 @@ static long stack_used(struct stackov *s, uint64_t stack)
 	long left = stack ? so_stack_left(s, stack, stack + so_thread_size(s), 1) : -1;
 
 	return left < 0 ? -1 : (long)so_thread_size(s) - left;
-}
-
-struct usage {
-	struct so_task k;
-	long used;
-	long order;
-};
-
-static int by_used(const void *a, const void *b)
-{
-	const struct usage *x = a, *y = b;
-
-	if (x->used != y->used)
-		return (y->used > x->used) - (y->used < x->used);
-	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* Every task's stack high-water mark, deepest first. */
-int so_cmd_usage(struct stackov *s)
-{
-	uint64_t *tasks;
-	long n = so_all_tasks(s, &tasks), i;
-	struct usage *u = calloc(n ? n : 1, sizeof(*u));
-	char comm[80];
-
-	if (!u) {
-		free(tasks);
-		return so_refuse(s, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		u[i].order = i;
-		u[i].used = so_task(s, tasks[i], &u[i].k) ? -1 : stack_used(s, u[i].k.stack);
-	}
-	qsort(u, n, sizeof(*u), by_used);
-	so_printf(s, "%8s  %5s  %-16s  %s\n", "PID", "USED", "COMM", "OF");
-	for (i = 0; i < n; i++) {
-		so_text_comm(u[i].k.comm, comm, sizeof(comm));
-		so_printf(s, "%8ld  %5ld  %-16s  %lu\n", u[i].k.pid, u[i].used, comm,
-			  (unsigned long)so_thread_size(s));
-	}
-	free(u);
-	free(tasks);
-	return 0;
 }
 
 /* Each CPU's cached stacks (kernel/fork.c's cached_stacks[]). */
