@@ -14,16 +14,22 @@ o=$(kernel_modbuild "$variant")
 [ -f "$o/Module.symvers" ] || die "kernel $variant is not built (make kernel VARIANT=$variant)"
 d=$(module_dir "$variant")
 # The module is up to date when neither its sources nor the kernel changed.
-key=$({ kernel_key "$variant"; echo KCFLAGS=-fstack-usage; hash_files "$LAB_ROOT"/lkdtm-ext/*; } |
+key=$({ kernel_key "$variant"; echo KCFLAGS=-fstack-usage, every .su kept; hash_files "$LAB_ROOT"/lkdtm-ext/*; } |
 	sha256sum | cut -c1-16)
 up_to_date() { [ -f "$d/lkdtm_ext.ko" ] && [ "$(cat "$d/lkdtm_ext.ko.key" 2>/dev/null)" = "$key" ]; }
 if up_to_date || { lab_lock exclusive "to build lkdtm_ext for $variant" && up_to_date; }; then
 	exit 0
 fi
 mkdir -p "$d"
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+# The compiler's *.su stay beside the objects they came with (a file not
+# compiled again keeps its own); an object whose .su is gone (a cache
+# from before that) is made again.
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='*.su' \
 	--exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
 	"$LAB_ROOT/lkdtm-ext/" "$d/src/"
+find "$d/src" -name '*.o' ! -name '*.mod.o' ! -name lkdtm_ext.o | while read -r obj; do
+	[ -f "${obj%.o}.su" ] || rm -f "$obj"
+done
 log=$d/build.log
 if ! env -u MAKEFLAGS -u MAKELEVEL make -C "$o" M="$d/src" KCFLAGS=-fstack-usage modules >"$log" 2>&1; then
 	cat "$log" >&2
