@@ -49,7 +49,7 @@ long so_stack_left(struct stackov *s, uint64_t lo, uint64_t hi, int magic)
 }
 
 /* The first code address at or above @from, within LOOK bytes and @hi. */
-static void deepest_code(struct stackov *s, uint64_t from, uint64_t hi, char *name, size_t len)
+void so_deepest_code(struct stackov *s, uint64_t from, uint64_t hi, char *name, size_t len)
 {
 	uint64_t buf[LOOK / 8], start, end = from + LOOK < hi ? from + LOOK : hi;
 	size_t i;
@@ -70,7 +70,7 @@ static void measure(struct stackov *s, struct headroom *h, int code)
 	if (!code)
 		return;
 	if (h->left >= 0 && h->left < (long)(h->hi - h->lo))
-		deepest_code(s, h->lo + h->left, h->hi, h->deepest, sizeof(h->deepest));
+		so_deepest_code(s, h->lo + h->left, h->hi, h->deepest, sizeof(h->deepest));
 	else
 		snprintf(h->deepest, sizeof(h->deepest), "%s",
 			 h->left >= 0 ? "-" : h->lo ? "unreadable" : "no stack (it exited)");
@@ -202,6 +202,30 @@ static void print_text(struct stackov *s, const struct headroom *h, long n, long
 	}
 	if (!misses)
 		so_printf(s, "under %ld bytes left: no stack\n", near);
+}
+
+/*
+ * The deepest stack of the dump but @except's (a task): whose in @who,
+ * the code at its deepest in @code ("" if none), its bytes left in @left.
+ */
+void so_near_miss(struct stackov *s, uint64_t except, char *who, size_t len, char *code,
+		  size_t clen, long *left)
+{
+	struct headroom *h;
+	long n, i;
+
+	who[0] = code[0] = '\0';
+	*left = -1;
+	n = headroom_all(s, &h, 0);
+	for (i = 0; i < n; i++) {
+		if (h[i].left < 0 || (h[i].magic && h[i].k.addr == except))
+			continue;
+		owner(&h[i], who, len);
+		snprintf(code, clen, "%s", h[i].deepest);
+		*left = h[i].left;
+		break;
+	}
+	free(h);
 }
 
 /* stackov -u [-j] [-n BYTES] */

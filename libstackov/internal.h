@@ -18,6 +18,9 @@
  *   headroom.c every stack's headroom, deepest first, and the near misses;
  *              every task's high-water mark
  *   map.c      the overflowed stack drawn, top first: text or SVG
+ *   crashes.c  the crashes that are no overflow: canary, stack end, a
+ *              freed stack, any other oops or panic
+ *   insn.c     the address a faulting instruction touched
  */
 #ifndef STACKOV_INTERNAL_H
 #define STACKOV_INTERNAL_H
@@ -34,6 +37,7 @@
 #define SO_PF_KTHREAD	0x00200000U
 #define SO_PAGE		4096UL
 #define SO_MAX_FRAMES	1024
+#define SO_NEAR_MISS	2048	/* bytes left: a near miss below this */
 #define SO_MAX_REGIONS	16
 #define SO_MAX_PERIOD	8
 #define SO_MAX_TASKS	100000
@@ -96,6 +100,59 @@ struct so_verdict {
 	char entry[320];
 	long kstack_offset;	/* the syscall's random stack offset, -1 if none */
 	int panic_ran;
+};
+
+/* What a crash that was no overflow was (crashes.c). */
+enum so_crash_kind {
+	SO_CRASH_CANARY,	/* __stack_chk_fail: a canary overwritten */
+	SO_CRASH_END,		/* STACK_END_MAGIC overwritten */
+	SO_CRASH_FREED,		/* a fault on a freed stack's address */
+	SO_CRASH_BUG,		/* BUG(): ud2 */
+	SO_CRASH_OOPS,		/* any other fault in the kernel */
+	SO_CRASH_PANIC,		/* a panic with no exception frame */
+};
+
+/* Where an address lies (lifecycle.c's so_where). */
+enum so_at {
+	SO_AT_NOWHERE,		/* no stack, guard page or vmalloc area */
+	SO_AT_CPU_STACK,	/* a CPU's IRQ or exception stack, or its guard */
+	SO_AT_TASK_STACK,	/* a task's stack, or the guard page below it */
+	SO_AT_VMALLOC,		/* a vmalloc area that is no stack */
+	SO_AT_CACHED,		/* a stack in a CPU's cache: no task's now */
+	SO_AT_UNMAPPED,		/* vmalloc space that no area holds */
+	SO_AT_NULL,		/* the NULL page */
+};
+
+struct so_crash {
+	enum so_crash_kind kind;
+	struct so_task task;
+	int cpu;
+	uint64_t lo, hi;	/* the task's stack */
+	long left;		/* its bytes never used */
+	char deepest[128];
+	const char *magic;
+	uint64_t magic_word;
+	char func[160];		/* canary: the function's return point; oops: RIP; panic: its caller */
+	char func_name[128];	/* canary: the function */
+	uint64_t frame_lo, frame_hi;	/* canary: the function's frame (hi 0: unknown) */
+	uint64_t slot, slot_value, canary;
+	char slot_how[40];	/* "-0x8(%rbp)" */
+	int have_slot, have_canary;
+	uint64_t regs, ip, sp;	/* oops: the exception frame */
+	char entry[128];	/* the entry code that called the handler */
+	uint64_t fault;
+	char fault_how[80];
+	int have_fault;
+	enum so_at where_kind;
+	char where[256];
+	char near[160];		/* the deepest other stack: whose */
+	char near_in[128];	/* and the code at its deepest */
+	long near_left;
+	/* The frames from where the crash left its code (walked if have_walk). */
+	struct so_region regions[SO_MAX_REGIONS];
+	int nregions, have_walk;
+	uint64_t walk_ip, walk_bp;
+	struct so_walk w;
 };
 
 /* A growing text buffer: the command's output. */
@@ -210,6 +267,8 @@ void so_printf(struct stackov *s, const char *fmt, ...) __printf(2, 3);
 void so_text_comm(const char *comm, char *buf, size_t len);
 void so_print_verdict(struct stackov *s, struct so_verdict *v);
 void so_print_json(struct stackov *s, struct so_verdict *v);
+void so_print_crash(struct stackov *s, struct so_crash *c, long near);
+void so_print_crash_json(struct stackov *s, const struct so_crash *c, long near);
 void so_print_frames(struct stackov *s, const struct so_walk *w, struct so_region *r, int nr);
 int so_refuse(struct stackov *s, const char *fmt, ...) __printf(2, 3);
 
@@ -217,6 +276,7 @@ int so_refuse(struct stackov *s, const char *fmt, ...) __printf(2, 3);
 int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_verdict *v);
 
 /* lifecycle.c */
+enum so_at so_where(struct stackov *s, uint64_t addr, char *buf, size_t len);
 int so_cmd_cached(struct stackov *s);
 int so_cmd_cpu_stacks(struct stackov *s, int only);
 int so_cmd_where(struct stackov *s, uint64_t addr);
@@ -225,6 +285,16 @@ int so_cmd_where(struct stackov *s, uint64_t addr);
 long so_stack_left(struct stackov *s, uint64_t lo, uint64_t hi, int magic);
 int so_cmd_headroom(struct stackov *s, int json, long near);
 int so_cmd_usage(struct stackov *s);
+void so_deepest_code(struct stackov *s, uint64_t from, uint64_t hi, char *name, size_t len);
+void so_near_miss(struct stackov *s, uint64_t except, char *who, size_t len, char *code,
+		  size_t clen, long *left);
+
+/* crashes.c */
+int so_crash(struct stackov *s, const struct so_task *k, int cpu, struct so_crash *c);
+
+/* insn.c */
+int so_insn_mem(const uint8_t *code, size_t len, const uint64_t regs[16], uint64_t rip,
+		uint64_t *ea, char *how, size_t hlen);
 
 /* map.c */
 int so_cmd_map(struct stackov *s, int svg);

@@ -127,8 +127,48 @@ static int vmalloc_area(struct stackov *s, uint64_t addr, uint64_t *lo, uint64_t
 	return -1;
 }
 
-/* One line: which stack or guard page @addr is in, of whom, else which vmalloc area. */
-int so_cmd_where(struct stackov *s, uint64_t addr)
+#define VMALLOC_DEFAULT	0xffffc90000000000UL	/* without RANDOMIZE_MEMORY */
+#define VMALLOC_BYTES	(32UL << 40)		/* 4-level paging's 32 TiB */
+
+/* @addr in a CPU's cached stack (which no task owns): 0 with its bounds. */
+static int cached_slot(struct stackov *s, uint64_t addr, int *cpu_out, uint64_t *lo)
+{
+	long slots = so_alen(s, "cached_stacks");
+	uint64_t base, vm;
+	int cpu, i;
+
+	if (!so_has_sym(s, "cached_stacks"))
+		return -1;
+	if (slots <= 0)
+		slots = 2;
+	for (cpu = 0; cpu < so_nr_cpus(s); cpu++)
+		for (i = 0; i < slots; i++) {
+			if (so_percpu(s, "cached_stacks", cpu, &base) || so_u64(s, base + 8 * i, &vm) ||
+			    !vm || so_u64(s, vm + so_moff(s, "vm_struct", "addr"), lo))
+				continue;
+			if (addr >= *lo && addr < *lo + so_thread_size(s)) {
+				*cpu_out = cpu;
+				return 0;
+			}
+		}
+	return -1;
+}
+
+/* @addr in vmalloc space (vmalloc_base, randomized, and its 32 TiB). */
+static int in_vmalloc(struct stackov *s, uint64_t addr)
+{
+	uint64_t p, base = VMALLOC_DEFAULT;
+
+	if (!so_sym(s, "vmalloc_base", &p))
+		so_u64(s, p, &base);
+	return addr >= base && addr - base < VMALLOC_BYTES;
+}
+
+/*
+ * Which stack or guard page @addr is in, of whom, else which vmalloc area,
+ * in words in @buf; what kind of place it is.
+ */
+enum so_at so_where(struct stackov *s, uint64_t addr, char *buf, size_t len)
 {
 	struct so_region r[SO_MAX_REGIONS], *at;
 	uint64_t *tasks, lo, hi, vm;
@@ -141,9 +181,9 @@ int so_cmd_where(struct stackov *s, uint64_t addr)
 		nr = so_regions(s, cpu, 0, r, SO_MAX_REGIONS);
 		at = so_region_of(r, nr, addr);
 		if (at) {
-			so_printf(s, "%lx: cpu %d's %s %s+%#lx\n", (unsigned long)addr, cpu, at->name,
-				  at->guard ? "page" : "stack", (unsigned long)(addr - at->lo));
-			return 0;
+			snprintf(buf, len, "cpu %d's %s %s+%#lx", cpu, at->name,
+				 at->guard ? "page" : "stack", (unsigned long)(addr - at->lo));
+			return SO_AT_CPU_STACK;
 		}
 	}
 	n = so_all_tasks(s, &tasks);
@@ -154,21 +194,41 @@ int so_cmd_where(struct stackov *s, uint64_t addr)
 			int guard = addr < k.stack;
 
 			so_text_comm(k.comm, comm, sizeof(comm));
-			so_printf(s, "%lx: %s of pid %ld \"%s\", %s+%#lx\n", (unsigned long)addr,
-				  guard ? "the guard page below the TASK stack" : "the TASK stack", k.pid,
-				  comm, guard ? "page" : "stack",
-				  (unsigned long)(addr - (guard ? k.stack - SO_PAGE : k.stack)));
+			snprintf(buf, len, "%s of pid %ld \"%s\", %s+%#lx",
+				 guard ? "the guard page below the TASK stack" : "the TASK stack", k.pid,
+				 comm, guard ? "page" : "stack",
+				 (unsigned long)(addr - (guard ? k.stack - SO_PAGE : k.stack)));
 			free(tasks);
-			return 0;
+			return SO_AT_TASK_STACK;
 		}
 	}
 	free(tasks);
+	if (!cached_slot(s, addr, &cpu, &lo)) {
+		snprintf(buf, len, "a stack in cpu %d's cache, %lx..%lx, stack+%#lx: freed by the task that had it, kept for the next",
+			 cpu, (unsigned long)lo, (unsigned long)(lo + so_thread_size(s)),
+			 (unsigned long)(addr - lo));
+		return SO_AT_CACHED;
+	}
 	if (!vmalloc_area(s, addr, &lo, &hi, &vm)) {
 		so_vm_caller(s, vm, name, sizeof(name));
-		so_printf(s, "%lx: vmalloc area %lx..%lx, caller %s, not a stack\n",
-			  (unsigned long)addr, (unsigned long)lo, (unsigned long)hi, name);
-		return 0;
+		snprintf(buf, len, "vmalloc area %lx..%lx, caller %s, not a stack",
+			 (unsigned long)lo, (unsigned long)hi, name);
+		return SO_AT_VMALLOC;
 	}
-	so_printf(s, "%lx: no stack, guard page or vmalloc area\n", (unsigned long)addr);
+	if (in_vmalloc(s, addr)) {
+		snprintf(buf, len, "vmalloc space that no area holds: unmapped, as a freed vmap stack is once vfree() has run");
+		return SO_AT_UNMAPPED;
+	}
+	snprintf(buf, len, "no stack, guard page or vmalloc area");
+	return SO_AT_NOWHERE;
+}
+
+/* One line: where @addr lies. */
+int so_cmd_where(struct stackov *s, uint64_t addr)
+{
+	char buf[320];
+
+	so_where(s, addr, buf, sizeof(buf));
+	so_printf(s, "%lx: %s\n", (unsigned long)addr, buf);
 	return 0;
 }

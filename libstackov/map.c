@@ -22,6 +22,7 @@ struct block {
 
 struct map {
 	struct so_verdict *v;
+	const struct so_crash *c;	/* a crash that was no overflow, or NULL */
 	struct block b[SO_MAX_FRAMES + 8];
 	int n;
 	int undrawn[SO_MAX_FRAMES];	/* the frames not drawn */
@@ -92,12 +93,42 @@ static void label(const struct map *m, const struct block *b, char *buf, size_t 
 		snprintf(buf, len, "#%d %s", b->frame, w->frames[b->frame].name);
 		break;
 	case B_UNKNOWN:
-		snprintf(buf, len, b->lo == m->v->stack->lo ? "never reached" : "no frame known");
+		snprintf(buf, len, b->lo != m->v->stack->lo ? "no frame known" :
+			 m->c ? "below the frames walked: the crash's own (panic, kdump)" : "never reached");
 		break;
 	case B_GUARD:
 		snprintf(buf, len, "guard page");
 		break;
 	}
+}
+
+/*
+ * A crash's marks on its stack: the canary's slot, the exception frame,
+ * the stack's end word overwritten. Their number; mark(@i)'s words.
+ */
+static int marks(const struct map *m)
+{
+	return m->c ? 3 : 0;
+}
+
+static const char *mark(const struct map *m, int i, uint64_t *at)
+{
+	const struct so_crash *c = m->c;
+
+	*at = 0;
+	if (i == 0 && c->kind == SO_CRASH_CANARY && c->have_slot) {
+		*at = c->slot;
+		return c->slot_value == c->canary ? "canary" : "canary, overwritten";
+	}
+	if (i == 1 && c->regs) {
+		*at = c->regs;
+		return "exception frame (pt_regs)";
+	}
+	if (i == 2 && c->magic_word != SO_END_MAGIC) {
+		*at = c->lo;
+		return "STACK_END_MAGIC, overwritten";
+	}
+	return NULL;
 }
 
 static void map_text(struct stackov *s, struct map *m)
@@ -131,6 +162,13 @@ static void map_text(struct stackov *s, struct map *m)
 		else
 			so_printf(s, "  %lx..%lx %6lu  %s\n", (unsigned long)b->lo, (unsigned long)b->hi,
 				  (unsigned long)(b->hi - b->lo), what);
+	}
+	for (i = 0; i < marks(m); i++) {
+		uint64_t at;
+		const char *name = mark(m, i, &at);
+
+		if (name)
+			so_printf(s, "  %lx  %s\n", (unsigned long)at, name);
 	}
 }
 
@@ -260,6 +298,20 @@ static void map_svg(struct stackov *s, struct map *m)
 		so_printf(s, "<text x=\"10\" y=\"%.1f\" fill=\"#b2182b\">fault %lx</text>\n", y + 14,
 			  (unsigned long)v->fault);
 	}
+	for (i = 0; i < marks(m); i++) {
+		uint64_t at;
+		const char *name = mark(m, i, &at);
+
+		if (!name)
+			continue;
+		y = SVG_TOP + (double)(top - at) / SVG_BPP;
+		so_printf(s, "<line class=\"mark\" x1=\"%d\" y1=\"%.3f\" x2=\"%d\" y2=\"%.3f\"",
+			  SVG_COL_X - 20, y, SVG_COL_X + SVG_COL_W + 4, y);
+		so_printf(s, " stroke=\"#b2182b\" stroke-width=\"2\" data-addr=\"%lx\" data-what=\"%s\"/>\n",
+			  (unsigned long)at, name);
+		so_printf(s, "<text x=\"10\" y=\"%.1f\" fill=\"#b2182b\">%s %lx</text>\n", y + 14, name,
+			  (unsigned long)at);
+	}
 	so_printf(s, "</svg>\n");
 }
 
@@ -269,8 +321,31 @@ int so_cmd_map(struct stackov *s, int svg)
 	static struct so_verdict v;
 	static struct map m;
 
-	if (so_explain(s, NULL, -1, &v))
+	static struct so_crash c;
+
+	m.c = NULL;
+	switch (so_explain(s, NULL, -1, &v)) {
+	case 0:
+		break;
+	case 2:
+		/* no overflow: the panic task's stack, and the crash's marks */
+		if (so_crash(s, &v.task, v.cpu, &c))
+			return so_refuse(s, "cpu %d took no double fault, and pid %ld's stack cannot be read",
+					 v.cpu, v.task.pid);
+		memcpy(v.regions, c.regions, sizeof(v.regions));
+		v.nregions = c.nregions;
+		v.stack = so_region_of(v.regions, v.nregions, c.lo);
+		if (!v.stack)
+			return so_refuse(s, "pid %ld's stack is not among cpu %d's", v.task.pid, v.cpu);
+		v.hit = NULL;
+		v.w = c.w;
+		if (!c.have_walk)
+			v.w.n = 0;
+		m.c = &c;
+		break;
+	default:
 		return 1;
+	}
 	m.v = &v;
 	build(s, &m);
 	if (svg)

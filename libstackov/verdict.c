@@ -63,7 +63,9 @@ void stackov_free(void *p)
 
 /*
  * The overflow of @who (NULL: the task on the crashed CPU, or on @cpu if
- * it is >= 0): 0 with the verdict in @v, else 1 with the refusal written.
+ * it is >= 0): 0 with the verdict in @v, 1 with the refusal written, or 2
+ * (nothing written) when the panic task's CPU took no double fault: no
+ * overflow, and @v->task and @v->cpu say whose crash it was.
  */
 int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_verdict *v)
 {
@@ -90,8 +92,7 @@ int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_
 				 v->task.pid, comm);
 	}
 	if (so_df_regs(s, v))
-		return so_refuse(s, "cpu %d took no double fault: no stack overflow to explain (see bt)",
-				 v->cpu);
+		return 2;	/* no overflow: so_crash() says what it was */
 	so_fault(v);
 	if (!v->stack || !v->hit || (!v->hit->guard && v->hit == v->stack && v->fault >= v->stack->lo))
 		return so_refuse(s, "the double fault at %lx (rsp %lx) is not below a known stack: %s",
@@ -105,7 +106,6 @@ int so_explain(struct stackov *s, const struct so_task *who, int cpu, struct so_
 }
 
 #define STACKOV_USAGE "usage: stackov [-a | -c | -i | -m [-s] | -u [-n BYTES] | -j] [pid | taskp]"
-#define SO_NEAR_MISS	2048	/* bytes left: a near miss below this */
 
 /* stackov -u [-j] [-n BYTES]: every stack's headroom. */
 static int cmd_headroom(struct stackov *s, int argc, char **argv)
@@ -194,7 +194,20 @@ static int cmd_stackov(struct stackov *s, int argc, char **argv)
 			return so_refuse(s, "no task or pid %s in this dump", arg);
 		who = &k;
 	}
-	if (so_explain(s, who, cpu, &v))
+	i = so_explain(s, who, cpu, &v);
+	if (i == 2) {
+		static struct so_crash c;
+
+		if (so_crash(s, &v.task, v.cpu, &c))
+			return so_refuse(s, "cpu %d took no double fault, and pid %ld's stack cannot be read",
+					 v.cpu, v.task.pid);
+		if (json)
+			so_print_crash_json(s, &c, SO_NEAR_MISS);
+		else
+			so_print_crash(s, &c, SO_NEAR_MISS);
+		return 0;
+	}
+	if (i)
 		return 1;
 	if (json)
 		so_print_json(s, &v);

@@ -239,3 +239,191 @@ void so_print_json(struct stackov *s, struct so_verdict *v)
 	jraw(s, K_CYCLE_REPS, 1, num(b, v->w.cyc_reps));
 	so_printf(s, "}\n");
 }
+
+/* The crashes that are no overflow (crashes.c): their words. */
+static const char * const crash_kind[] = {
+	[SO_CRASH_CANARY] = "canary", [SO_CRASH_END] = "end-magic",
+	[SO_CRASH_FREED] = "freed-stack", [SO_CRASH_BUG] = "bug",
+	[SO_CRASH_OOPS] = "oops", [SO_CRASH_PANIC] = "panic",
+};
+
+static const char * const at_kind[] = {
+	[SO_AT_NOWHERE] = "nowhere", [SO_AT_CPU_STACK] = "cpu-stack",
+	[SO_AT_TASK_STACK] = "task-stack", [SO_AT_VMALLOC] = "vmalloc",
+	[SO_AT_CACHED] = "cached-stack", [SO_AT_UNMAPPED] = "unmapped",
+	[SO_AT_NULL] = "null",
+};
+
+#define W_CR_HEAD	"no stack overflow: %s; pid %ld \"%s\" (task %lx) on cpu %d\n"
+#define W_CR_CANARY	"the stack protector's canary in %s's frame was overwritten (an on-stack buffer overran), caught at %s"
+#define W_CR_END	"the word at the end of the task's stack (STACK_END_MAGIC) was overwritten"
+#define W_CR_FREED	"a fault at %lx, an address of a freed stack, at %s"
+#define W_CR_BUG	"BUG() at %s"
+#define W_CR_OOPS	"an oops at %s"
+#define W_CR_PANIC	"a panic, called from %s"
+#define W_CR_SLOT	"  canary:    slot %lx, %s in %s's frame (the store of %%gs:0x28 in its code), holds %lx;\n" \
+			"             the task's canary is %lx: %s\n"
+#define W_CR_NO_SLOT	"  canary:    its slot is not found in %s's code; the task's canary is %lx\n"
+#define W_CR_FRAME	"  frame:     %s, %lx..%lx (%ld bytes)\n"
+#define W_CR_BELOW	"  below:     %lx..%lx (%ld bytes) below the slot, from the frame's bottom, hold:%s\n"
+#define W_CR_WORD	"  stack end: %lx holds %lx, not STACK_END_MAGIC %lx\n"
+#define W_CR_PAST	"  how:       the stack was used to its last word: an overflow that ran past the end\n"
+#define W_CR_STRAY	"  how:       its deepest use is %ld bytes above the end: a stray write, not an overflow\n"
+#define W_CR_ENTRY	"  entry:     %s, its exception frame at %lx (rip %lx, rsp %lx)\n"
+#define W_CR_FAULT	"  fault:     %lx, the address %s touched at %s\n"
+#define W_CR_NO_FAULT	"  fault:     the instruction at %s touches no address decoded here\n"
+#define W_CR_WHERE	"  address:   %s\n"
+#define W_CR_TASK	"  task stack: %lx..%lx, STACK_END_MAGIC %s (%lx), %ld bytes never used, deepest in %s\n"
+#define W_CR_NEAR	"  near miss: %s came within %ld bytes of its end, in %s\n"
+#define W_CR_NO_NEAR	"  near miss: none under %ld bytes; the deepest other stack: %s, %ld bytes left, in %s\n"
+
+static void crash_head(const struct so_crash *c, char *buf, size_t len)
+{
+	switch (c->kind) {
+	case SO_CRASH_CANARY:
+		snprintf(buf, len, W_CR_CANARY, c->func_name[0] ? c->func_name : "?", c->func);
+		break;
+	case SO_CRASH_END:
+		snprintf(buf, len, W_CR_END);
+		break;
+	case SO_CRASH_FREED:
+		snprintf(buf, len, W_CR_FREED, (unsigned long)c->fault, c->func);
+		break;
+	case SO_CRASH_BUG:
+		snprintf(buf, len, W_CR_BUG, c->func);
+		break;
+	case SO_CRASH_OOPS:
+		snprintf(buf, len, W_CR_OOPS, c->func);
+		break;
+	default:
+		snprintf(buf, len, W_CR_PANIC, c->func[0] ? c->func : "?");
+	}
+}
+
+/* The words between the frame's bottom and the canary's slot: the buffer's. */
+static void crash_below(struct stackov *s, const struct so_crash *c)
+{
+	uint64_t words[4];
+	long n = (long)(c->slot - c->frame_lo) / 8, i;
+	char buf[96] = "";
+
+	if (n > 4)
+		n = 4;
+	if (so_read(s, c->slot - 8 * n, words, 8 * n))
+		return;
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %lx",
+			 (unsigned long)words[i]);
+	so_printf(s, W_CR_BELOW, (unsigned long)c->frame_lo, (unsigned long)c->slot,
+		  (long)(c->slot - c->frame_lo), buf);
+}
+
+void so_print_crash(struct stackov *s, struct so_crash *c, long near)
+{
+	char head[512], comm[80];
+
+	crash_head(c, head, sizeof(head));
+	so_text_comm(c->task.comm, comm, sizeof(comm));
+	so_printf(s, W_CR_HEAD, head, c->task.pid, comm, (unsigned long)c->task.addr, c->cpu);
+	if (c->kind == SO_CRASH_CANARY) {
+		if (c->slot_how[0] && c->have_slot)
+			so_printf(s, W_CR_SLOT, (unsigned long)c->slot, c->slot_how, c->func_name,
+				  (unsigned long)c->slot_value, (unsigned long)c->canary,
+				  !c->have_canary ? "no canary to compare" :
+				  c->slot_value == c->canary ? "intact" : "overwritten");
+		else
+			so_printf(s, W_CR_NO_SLOT, c->func_name, (unsigned long)c->canary);
+		if (c->frame_hi)
+			so_printf(s, W_CR_FRAME, c->func_name, (unsigned long)c->frame_lo,
+				  (unsigned long)c->frame_hi, (long)(c->frame_hi - c->frame_lo));
+		if (c->have_slot && c->slot > c->frame_lo)
+			crash_below(s, c);
+	}
+	if (c->kind == SO_CRASH_END) {
+		so_printf(s, W_CR_WORD, (unsigned long)c->lo, (unsigned long)c->magic_word, SO_END_MAGIC);
+		if (c->left == 0)
+			so_printf(s, W_CR_PAST);
+		else
+			so_printf(s, W_CR_STRAY, c->left);
+	}
+	if (c->regs) {
+		so_printf(s, W_CR_ENTRY, c->entry[0] ? c->entry : "?", (unsigned long)c->regs,
+			  (unsigned long)c->ip, (unsigned long)c->sp);
+		if (c->have_fault) {
+			so_printf(s, W_CR_FAULT, (unsigned long)c->fault, c->fault_how, c->func);
+			so_printf(s, W_CR_WHERE, c->where_kind == SO_AT_NULL ? "the NULL page" : c->where);
+		} else if (c->kind != SO_CRASH_BUG) {
+			so_printf(s, W_CR_NO_FAULT, c->func);
+		}
+	}
+	so_printf(s, W_CR_TASK, (unsigned long)c->lo, (unsigned long)c->hi, c->magic,
+		  (unsigned long)c->magic_word, c->left, c->deepest);
+	if (c->near_left >= 0 && c->near_left < near)
+		so_printf(s, W_CR_NEAR, c->near, c->near_left, c->near_in);
+	else if (c->near_left >= 0)
+		so_printf(s, W_CR_NO_NEAR, near, c->near, c->near_left, c->near_in);
+	if (c->have_walk)
+		so_print_frames(s, &c->w, c->regions, c->nregions);
+}
+
+static void kv(struct stackov *s, const char *k, const char *v, int last)
+{
+	char esc[1024];
+
+	stackov_json_string(v, esc, sizeof(esc));
+	so_printf(s, "\"%s\":\"%s\"%s", k, esc, last ? "" : ",");
+}
+
+static void kn(struct stackov *s, const char *k, long v)
+{
+	so_printf(s, "\"%s\":%ld,", k, v);
+}
+
+static const char *xs(char *buf, uint64_t v, int have)
+{
+	if (have)
+		sprintf(buf, "%lx", (unsigned long)v);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+void so_print_crash_json(struct stackov *s, const struct so_crash *c, long near)
+{
+	char head[512], b[32];
+	int canary = c->kind == SO_CRASH_CANARY && c->have_slot;
+
+	crash_head(c, head, sizeof(head));
+	so_printf(s, "{");
+	kv(s, "kind", crash_kind[c->kind], 0);
+	kv(s, "summary", head, 0);
+	kn(s, "pid", c->task.pid);
+	kv(s, "comm", c->task.comm, 0);
+	kv(s, "task", xs(b, c->task.addr, 1), 0);
+	kn(s, "cpu", c->cpu);
+	kv(s, "lo", xs(b, c->lo, 1), 0);
+	kv(s, "hi", xs(b, c->hi, 1), 0);
+	kn(s, "left", c->left);
+	kv(s, "deepest", c->deepest, 0);
+	kv(s, "end_magic", c->magic, 0);
+	kv(s, "end_word", xs(b, c->magic_word, 1), 0);
+	kv(s, "at", c->func, 0);
+	kv(s, "function", c->func_name, 0);
+	kv(s, "slot", xs(b, c->slot, canary), 0);
+	kv(s, "slot_how", canary ? c->slot_how : "", 0);
+	kv(s, "slot_value", xs(b, c->slot_value, canary), 0);
+	kv(s, "canary", xs(b, c->canary, c->have_canary && c->kind == SO_CRASH_CANARY), 0);
+	kv(s, "frame_lo", xs(b, c->frame_lo, c->frame_hi), 0);
+	kv(s, "frame_hi", xs(b, c->frame_hi, c->frame_hi), 0);
+	kv(s, "entry", c->entry, 0);
+	kv(s, "regs", xs(b, c->regs, c->regs), 0);
+	kv(s, "rip", xs(b, c->ip, c->regs), 0);
+	kv(s, "rsp", xs(b, c->sp, c->regs), 0);
+	kv(s, "fault", xs(b, c->fault, c->have_fault), 0);
+	kv(s, "fault_how", c->have_fault ? c->fault_how : "", 0);
+	kv(s, "where", c->have_fault ? at_kind[c->where_kind] : "", 0);
+	kv(s, "near", c->near_left >= 0 && c->near_left < near ? c->near : "", 0);
+	kv(s, "near_in", c->near_left >= 0 && c->near_left < near ? c->near_in : "", 0);
+	kn(s, "frames", c->have_walk ? c->w.n : 0);
+	so_printf(s, "\"near_left\":%ld}\n", c->near_left >= 0 && c->near_left < near ? c->near_left : -1);
+}
