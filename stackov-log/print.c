@@ -21,6 +21,8 @@ static const char *kind_name(const struct sl_report *r)
 		return "canary";
 	case K_BARE_DF:
 		return "double-fault";
+	case K_FREED:
+		return "freed-stack";
 	default:
 		return "guard";
 	}
@@ -71,6 +73,10 @@ static void verdict_line(const struct sl_verdict *v)
 	case K_END_MAGIC:
 		printf("the word at the end of the task's stack (STACK_END_MAGIC) was found overwritten: an overflow\n"
 		       "             with no guard page to stop it, or a stray write into the stack; the log alone cannot tell which\n");
+		break;
+	case K_FREED:
+		printf("a page fault on %lx, unmapped vmalloc space: where a vmap stack read after its task exited\n"
+		       "             faults, or another freed vmalloc area (the dump can say which); no overflow\n", r->fault);
 		break;
 	case K_BARE_DF:
 		printf("a double fault, and no guard page was hit: the stack pointer went past every guard, as a frame\n"
@@ -125,7 +131,8 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	int i;
 
 	printf("%s: %s stack, ", r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT ? "stack overflow" :
-	       r->kind == K_BARE_DF ? "double fault" : "stack corruption", stack_of(r));
+	       r->kind == K_BARE_DF ? "double fault" : r->kind == K_FREED ? "stack use after free" :
+	       "stack corruption", stack_of(r));
 	stackov_text_string(r->comm, comm, sizeof(comm));
 	if (r->pid >= 0)
 		printf("pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
@@ -215,6 +222,8 @@ void sl_print_json(const struct sl_verdict *v)
 		printf("\"lo\":\"%lx\",\"hi\":\"%lx\",\"guard_hit\":%s,\"fault\":\"%lx\",\"below\":%ld,",
 		       r->lo, r->hi, r->fault < r->lo && r->fault >= r->lo - PAGE_SIZE ? "true" : "false",
 		       r->fault, (long)(r->lo - r->fault));
+	} else if (r->kind == K_FREED) {
+		printf("\"lo\":null,\"hi\":null,\"guard_hit\":false,\"fault\":\"%lx\",\"below\":null,", r->fault);
 	} else {
 		printf("\"lo\":null,\"hi\":null,\"guard_hit\":null,\"fault\":null,");
 		if (r->below >= 0)

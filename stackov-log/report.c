@@ -301,6 +301,19 @@ static int opener(const char *s, enum sl_kind *kind)
 		*kind = K_CANARY;
 		return 1;
 	}
+	/*
+	 * A fault on an unmapped address of vmalloc space (its default place,
+	 * without RANDOMIZE_MEMORY or with nokaslr): where a vmap stack read
+	 * after its task exited and vfree() ran faults.
+	 */
+	if (!strncmp(s, "BUG: unable to handle page fault for address: ", 46)) {
+		unsigned long a = strtoul(s + 46, NULL, 16);
+
+		if (a >= VMALLOC_DEFAULT && a < VMALLOC_DEFAULT_END) {
+			*kind = K_FREED;
+			return 1;
+		}
+	}
 	if (strstr(s, "Thread overran stack, or stack corrupted") ||
 	    strstr(s, "corrupted stack end detected inside scheduler")) {
 		*kind = K_END_MAGIC;
@@ -335,10 +348,17 @@ static void log_line(char *buf, long lineno)
 			snprintf(open_r[i]->stack, sizeof(open_r[i]->stack), "TASK");
 		if (kind == K_CANARY)
 			sscanf(strstr(s, "corrupted in: ") + 14, "%127[A-Za-z0-9_.$]", open_r[i]->canary_func);
+		if (kind == K_FREED)
+			open_r[i]->fault = strtoul(s + 46, NULL, 16);
 		return;
 	}
 	if (i < 0)
 		return;
+	/* The fault's own Oops line, after its #PF lines: the report goes on. */
+	if (open_r[i]->kind == K_FREED && !open_r[i]->has_oops && !strncmp(s, "Oops: ", 6)) {
+		open_r[i]->has_oops = 1;
+		return;
+	}
 	/* Another oops of the same caller: the report is over. */
 	if (!strncmp(s, "BUG: ", 5) || !strncmp(s, "WARNING: ", 9) || !strncmp(s, "Oops: ", 6) ||
 	    !strncmp(s, "general protection fault", 24) ||

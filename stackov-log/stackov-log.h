@@ -16,6 +16,8 @@
 #define SL_MAX_REPORTS	64
 #define SL_MAX_PERIOD	8	/* the dump readers' */
 #define SL_NAME		128
+#define VMALLOC_DEFAULT		0xffffc90000000000UL	/* x86-64, 4-level paging */
+#define VMALLOC_DEFAULT_END	0xffffe90000000000UL
 #define ARRAY_SIZE(x)	(sizeof(x) / sizeof((x)[0]))
 
 /* Where a trace entry was printed: between which markers. */
@@ -52,6 +54,7 @@ enum sl_kind {
 	K_END_MAGIC,	/* STACK_END_MAGIC found overwritten */
 	K_BARE_DF,	/* "PANIC: double fault" with no guard page named */
 	K_CANARY,	/* stack-protector: an on-stack buffer overran */
+	K_FREED,	/* a page fault on unmapped vmalloc space: a freed stack's? */
 };
 
 struct sl_report {
