@@ -204,10 +204,15 @@ catalogue() {
 		check "$s: the summary lists no reader errors (crash's own limitations named apart)" \
 			sh -c "! grep -q '^reader errors' '$LAB_OUT/demo-$cn-$s.out'"
 		if expects_guard_hit "$s" "$col" "$alt"; then
-			skip "$s: the refusal as the summary's verdict" "a guard-page hit has a verdict, not a refusal"
+			skip "$s: the crash's verdict, no overflow, in the summary" "a guard-page hit: the overflow's verdict"
 		else
-			check "$s: with no guard-page hit, the refusal is the summary's verdict" \
-				grep -q '^verdict: no stack overflow in this dump; stackov: ' "$LAB_OUT/demo-$cn-$s.out"
+			check "$s: with no guard-page hit, the summary's verdict is the crash's: no stack overflow" \
+				grep -q '^no stack overflow: ' "$LAB_OUT/demo-$cn-$s.out"
+			for d in vmcore qemu-vmcore; do
+				[ -f "$run/stackov-crash-$d.json" ] || continue
+				kernel_log "$run/$(rec_get "$run" '.dumps[] | select(.name == $n) | .dmesg' --arg n "$d")" >"$run/$d.klog" 2>/dev/null || true
+				crash_known "$s: on $d" "$s" "$run/stackov-crash-$d.json" "$run/$d.klog"
+			done
 		fi
 		# The offset KASLR drew for this boot (0 without), from the
 		# dump's VMCOREINFO (either format has it, uncompressed).

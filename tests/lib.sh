@@ -306,6 +306,131 @@ su_cycle() {
 	done
 	echo "$total"
 }
+# su_of FILE FN: FN's static frame size as the compiler gave it, from a
+# frames.su or a facts file's "su: FN BYTES" lines, gcc's clone numbers
+# aside (.su says copy_name.constprop.isra for copy_name.constprop.0.isra.0).
+su_of() {
+	[ -f "$1" ] || return 0
+	awk -F '\t' -v f="$2" 'function norm(s) { gsub(/\.[0-9]+/, "", s); return s }
+		/^su: / { split($0, w, " "); if (norm(w[2]) == norm(f)) { print w[3]; exit } next }
+		{ n = split($1, a, ":") } norm(a[n]) == norm(f) && $3 == "static" { print $2; exit }' "$1"
+}
+
+# hex_minus A B: A - B of two hex words (no 0x), in decimal: bc, for
+# words past the shell's signed 64 bits. hex_plus A N: A + N, in hex.
+hex_minus() { echo "ibase=16; $(echo "$1" | tr a-f A-F) - $(echo "$2" | tr a-f A-F)" | bc; }
+hex_plus() { echo "obase=16; ibase=16; $(echo "$1" | tr a-f A-F) + $(printf '%X' "$2")" | bc | tr A-F a-f; }
+
+# same_place A B: two "func+0xoff" the same, or A the module's init by
+# the alias module_init() gives it (init_module, which the engine, drgn
+# and gdb name; kallsyms the function's own name) at B's offset.
+same_place() {
+	[ "$1" = "$2" ] || { [ "${1%%+*}" = init_module ] && [ "${1#*+}" = "${2#*+}" ]; }
+}
+
+# crash_agrees NAME JSON LOG [SU]: stackov's verdict on a crash that was
+# no stack overflow (JSON: {"kind": ...}) against the kernel's own report
+# of that crash (LOG: the kernel's lines, their times taken off, or a
+# tests/replay facts file): its task, the function the stack protector
+# names, the stack end it found overwritten, the BUG() or the faulting
+# RIP, the fault's address (CR2, which the dump does not keep: stackov
+# decodes the faulting instruction); and the compiler's frame size of the
+# function whose canary was smashed (SU: a frames.su or the facts file).
+crash_agrees() {
+	name=$1 j=$2 log=$3 su=${4:-}
+	if ! jq -e .kind "$j" >/dev/null 2>&1; then
+		# A double fault no guard page explains (a frame that jumped
+		# the guard, on ORC): the engine refuses, naming it.
+		if grep -Eq 'PANIC: double fault|kernel stack overflow \(double-fault\)' "$log"; then
+			check "$name: a double fault and no guard-page hit in the kernel's log: refused, naming the double fault ($(jq -r .refusal "$j" | cut -c1-90))" \
+				jq_true '.refusal | test("^stackov: the double fault at ")' "$j"
+		else
+			fail "$name: no guard-page hit, and stackov gave no verdict on the crash: $(head -c 160 "$j")"
+		fi
+		return
+	fi
+	kind=$(jfield "$j" kind) at=$(jfield "$j" at)
+	oops=$(LC_ALL=C sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' "$log" | head -1)
+	check "$name: the crash's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the kernel's ($oops)" \
+		[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
+	rip=$(sed -n 's/^RIP: 0010:\([^ /]*\)\/.*/\1/p' "$log" | head -1)
+	canary=$(sed -n 's/.*Kernel stack is corrupted in: \([^ /]*\)\/.*/\1/p' "$log" | head -1)
+	addr=$(sed -n 's/^BUG: unable to handle page fault for address: \([0-9a-f]*\)$/\1/p
+		s/^BUG: kernel NULL pointer dereference, address: \([0-9a-f]*\)$/\1/p' "$log" | head -1 |
+		sed 's/^0*\(.\)/\1/')
+	if [ -n "$canary" ]; then
+		check "$name: the stack protector names $canary; stackov: a $kind at $at" [ "$kind $at" = "canary $canary" ]
+		check "$name: the canary's slot $(jfield "$j" slot) holds $(jfield "$j" slot_value), not the task's canary $(jfield "$j" canary)" \
+			jq_true '.slot != "" and .canary != "" and .slot_value != .canary' "$j"
+		fn=$(jfield "$j" function) b=$(su_of "$su" "$(jfield "$j" function)")
+		fb=''
+		[ -z "$(jfield "$j" frame_hi)" ] || fb=$(hex_minus "$(jfield "$j" frame_hi)" "$(jfield "$j" frame_lo)")
+		if [ -z "$b" ]; then
+			skip "$name: $fn's frame beside the compiler's frame size" "no -fstack-usage size of $fn in ${su:-nothing}"
+		else
+			check "$name: $fn's frame, ${fb:-unknown} bytes, is the compiler's (-fstack-usage: $b)" [ "$fb" = "$b" ]
+		fi
+	elif grep -Eq 'corrupted stack end detected|Thread overran stack, or stack corrupted' "$log"; then
+		check "$name: the kernel found the stack's end overwritten; stackov: $kind, STACK_END_MAGIC $(jfield "$j" end_magic) ($(jfield "$j" end_word))" \
+			[ "$kind $(jfield "$j" end_magic)" = "end-magic overwritten" ]
+	elif grep -q '^kernel BUG at ' "$log"; then
+		check "$name: kernel BUG: stackov says a BUG() ($kind)" [ "$kind" = bug ]
+		check "$name: at the kernel's RIP $rip: stackov's at $at" same_place "$at" "$rip"
+	elif [ -n "$addr" ]; then
+		check "$name: the kernel's fault address $addr is stackov's ($(jfield "$j" fault), from $(jfield "$j" fault_how))" \
+			[ "$(jfield "$j" fault)" = "$addr" ]
+		check "$name: the faulting RIP $rip is stackov's $kind at $at" same_place "$at" "$rip"
+		case $kind in
+		oops | freed-stack) pass "$name: a fault that is no overflow: stackov's $kind" ;;
+		*) fail "$name: a fault, and stackov says $kind" ;;
+		esac
+	else
+		check "$name: no canary, stack end, BUG() or fault in the kernel's log: stackov says a panic ($kind)" [ "$kind" = panic ]
+	fi
+}
+
+# crash_known NAME WHAT JSON LOG: what a scenario or test module (WHAT)
+# is known to do to its stack, in stackov's verdict on its crash.
+crash_known() {
+	name=$1 what=$2 j=$3 log=$4
+	case $what in
+	CANARY_SMASH)
+		# canary_victim() memsets 24 bytes of 'A' over buf[16] and the canary
+		check "$name: the slot holds the 'A's canary_victim() wrote over it ($(jfield "$j" slot_value))" \
+			[ "$(jfield "$j" slot_value)" = 4141414141414141 ] ;;
+	STACK_END_SMASH)
+		# it writes 0 into the end word, then schedules: no overflow
+		check "$name: the end word holds the 0 the scenario wrote ($(jfield "$j" end_word))" [ "$(jfield "$j" end_word)" = 0 ]
+		check "$name: the stack was used $(jfield "$j" left) bytes short of its end: a stray write, said so" \
+			sh -c "[ $(jfield "$j" left) -gt 0 ] && grep -q 'a stray write, not an overflow' '${j%.json}.txt'" ;;
+	STACK_USE_AFTER_EXIT)
+		check "$name: the fault is on a freed stack, in vmalloc space no area holds ($(jfield "$j" kind), $(jfield "$j" where))" \
+			[ "$(jfield "$j" kind) $(jfield "$j" where)" = "freed-stack unmapped" ] ;;
+	STACK_SG)
+		check "$name: DEBUG_SG's BUG_ON, a BUG() ($(jfield "$j" kind))" [ "$(jfield "$j" kind)" = bug ] ;;
+	NEAR_MISS | near_miss)
+		# its kthread dived and slept (what it said), then init oopsed
+		said=$(sed -n "s/.*near_miss: [0-9]* frames of near_miss_dive, the deepest \([0-9]*\) bytes above the stack's end$/\1/p" "$log" | head -1)
+		check "$name: an oops in init, in the NULL page ($(jfield "$j" kind) $(jfield "$j" where))" \
+			[ "$(jfield "$j" kind) $(jfield "$j" where)" = "oops null" ]
+		check "$name: the near miss elsewhere: the near_miss kthread, ${said:-?} bytes left as it said, in near_miss_dive ($(jfield "$j" near), $(jfield "$j" near_left), $(jfield "$j" near_in))" \
+			jq_true --arg n "${said:-x}" '(.near | endswith("\"near_miss\"")) and (.near_left | tostring) == $n and .near_in == "near_miss_dive"' "$j" ;;
+	init_oops | INIT_OOPS)
+		check "$name: a write through NULL: the fault in the NULL page ($(jfield "$j" fault) $(jfield "$j" where))" \
+			[ "$(jfield "$j" kind) $(jfield "$j" fault) $(jfield "$j" where)" = "oops 0 null" ] ;;
+	canary_copy | CANARY_COPY)
+		# "canary_copy: copying 23 bytes into the 16-byte buffer at X":
+		# the slot is the word above the buffer; bytes 16..22 of
+		# "labtrig-canary-copy-22" and its NUL went into its low 7.
+		buf=$(sed -n 's/.*canary_copy: copying 23 bytes into the 16-byte buffer at \([0-9a-f]*\)$/\1/p' "$log" | head -1)
+		check "$name: the slot is the word above the module's buffer at ${buf:-?} ($(jfield "$j" slot))" \
+			[ "$(jfield "$j" slot)" = "$(hex_plus "${buf:-0}" 16)" ]
+		check "$name: its low 7 bytes are the name's last 6 and its NUL, its top byte the canary's ($(jfield "$j" slot_value))" \
+			[ "$(jfield "$j" slot_value)" = "$(jfield "$j" canary | cut -c1-2)0032322d79706f" ] ;;
+	*) skip "$name: what $what is known to do to its stack" "nothing known of $what beyond its log" ;;
+	esac
+}
+
 # qemu_boot_survived NAME RUN: the second boot (QEMU's dump) of scenario
 # NAME ended by an outcome its vmap column allows that leaves no dump (a
 # frame that lands in mapped memory in one boot and in a hole in another),
@@ -359,8 +484,8 @@ svg_agrees() {
 	d=vmcore
 	[ -f "$2/replay-vmcore.gz" ] || d=qemu-vmcore
 	j=$2/stackov-crash-$d.json
-	if ! jq -e .stack "$j" >/dev/null 2>&1; then
-		skip "$1: stack.svg" "no overflow on $d: stackov -m draws an overflowed stack only"
+	if ! jq -e '.stack or .kind' "$j" >/dev/null 2>&1; then
+		skip "$1: stack.svg" "stackov gave no verdict on $d to draw: $(head -c 120 "$j")"
 		return
 	fi
 	so=$(python3 "$LAB_ROOT/tests/svg-check.py" "$2/stack.svg" "$j" "$2/stackov-crash-$d.txt" 2>&1) && src=0 || src=$?
@@ -407,9 +532,18 @@ explain_agrees_on() {
 		return
 	fi
 	f=${got:-${tried##* }}${cut:+; cut short in ${cut%, }}
-	if jq -e .refusal "$j" >/dev/null; then
-		check "$name: no guard-page hit in the dump, none in the log alone ($(jfield "$e" kind 2>/dev/null || head -1 "$e"))" \
-			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic|double-fault)\"' '$e'"
+	if jq -e '.refusal or .kind' "$j" >/dev/null; then
+		# No overflow in the dump: none in the log alone either, and the
+		# crash's kind where the log names one (a canary, a stack end, a
+		# fault on an unmapped vmalloc address: a freed stack's).
+		lk=$(jfield "$e" kind 2>/dev/null || true) dk=$(jq -r '.kind // "refusal"' "$j")
+		check "$name: no guard-page hit in the dump, none in the log alone (${lk:-$(head -1 "$e")})" \
+			sh -c "grep -q '^no stack overflow in this log' '$e' || grep -Eq '^\{\"kind\":\"(canary|end-magic|double-fault|freed-stack)\"' '$e'"
+		case $dk in
+		canary | end-magic | freed-stack)
+			check "$name: the log alone names the dump's crash: $dk (the log's: ${lk:-none})" [ "$lk" = "$dk" ] ;;
+		*) skip "$name: the log alone names the dump's crash" "a crash the log explainer has no kind for ($dk)" ;;
+		esac
 		return
 	fi
 	check "$name: stackov-log finds the overflow in the log ($f)" grep -q '^{' "$e"
@@ -485,7 +619,8 @@ drgn_count() {
 # log: the BUG line's stack kind, fault address and bounds, the oops's
 # task; and, when the scenario recurses (RECURSES is yes), the folded
 # cycle holds FN as many times as drgn's own unwinder finds FN frames.
-# Without a guard-page hit every reader refuses in the same one line.
+# Without a guard-page hit, the crash's verdict agrees with the kernel's
+# report of it (crash_agrees).
 # DUMPS (default "vmcore qemu-vmcore") narrows it.
 readers_agree() {
 	name=$1 arun=$2 afn=$3 recurses=$4
@@ -525,7 +660,8 @@ readers_agree() {
 		fi
 		bug=$(kernel_log "$dmesg" | sed -n 's/.*BUG: \([A-Z]*\) stack guard page was hit at \([0-9a-f]*\) (stack is \([0-9a-f]*\)\.\.\([0-9a-f]*\))$/\1 \2 \3..\4/p' | head -1)
 		if [ -z "$bug" ]; then
-			check "$name: on $d (no guard-page hit in its log) stackov refuses in one line" is_refusal "$j"
+			kernel_log "$dmesg" >"$arun/$d.klog"
+			crash_agrees "$name: on $d" "$j" "$arun/$d.klog" "$arun/frames.su"
 			continue
 		fi
 		if ! jq -e .stack "$j" >/dev/null 2>&1; then

@@ -9,7 +9,9 @@ its frame count; every frame is drawn once or named as not drawn; every
 frame the verdict's text lists has the bytes the text gives it; each of
 the cycle's whole turns has the verdict's bytes per cycle; the blocks
 tile the column top down, each as tall as its bytes; the fault is marked
-at the verdict's fault address when the guard page was hit.
+at the verdict's fault address when the guard page was hit; for a crash
+that was no overflow, the canary's slot, the exception frame and an
+overwritten STACK_END_MAGIC are marked where the verdict puts them.
 """
 import json
 import re
@@ -82,15 +84,30 @@ def main(svg_path, json_path, txt_path):
             bad.append("a %s block of %d bytes is %.3f px tall, not %.3f" % (c, b, h, b / BPP))
         if nxt and c != "guard" and nxt[3] != "guard" and y + h > nxt[0] + 0.01:
             bad.append("a %s block at y %.3f overlaps the next (%s at %.3f)" % (c, y, nxt[3], nxt[0]))
+    # A crash that was no overflow: its marks where the verdict puts them.
+    marks = {el.get("data-what"): el.get("data-addr") for el in root.iter(NS + "line") if el.get("class") == "mark"}
+    if v.get("kind"):
+        want = {}
+        if v.get("slot"):
+            want["canary, overwritten" if v["slot_value"] != v["canary"] else "canary"] = v["slot"]
+        if v.get("regs"):
+            want["exception frame (pt_regs)"] = v["regs"]
+        if v.get("end_magic") == "overwritten":
+            want["STACK_END_MAGIC, overwritten"] = v["lo"]
+        if marks != want:
+            bad.append("the marks are %s, the verdict's %s" % (marks, want))
+    elif marks:
+        bad.append("an overflow's map with a crash's marks: %s" % marks)
     faults = [el.get("data-addr") for el in root.iter(NS + "line") if el.get("class") == "fault"]
     if v.get("guard_hit") and faults != [v["fault"]]:
         bad.append("the fault is marked at %s, the verdict's is %s" % (faults, v["fault"]))
     for b in bad:
         print(b)
     if not bad:
-        print("%d frames (%d drawn), %d listed frames' bytes, %d turns, the fault at %s"
+        print("%d frames (%d drawn), %d listed frames' bytes, %d turns, the fault at %s%s"
               % (v["frames"], sum(1 for e in root.iter(NS + "rect") if e.get("class") == "frame"),
-                 listed, max(turns or [0]), faults[0] if faults else "none"))
+                 listed, max(turns or [0]), faults[0] if faults else "none",
+                 "".join(", %s at %s" % kv for kv in sorted(marks.items()))))
     return 1 if bad else 0
 
 

@@ -2,10 +2,10 @@
 # Every stack's headroom (stackov -u), on a dump whose crash is no
 # overflow: tests/modules/near_miss dives a kthread to about 1 KiB above
 # its stack's end, prints how near it came, and sleeps; then its init
-# writes through a NULL pointer. The readers must refuse an overflow,
-# name the near miss with the bytes the module printed and the function
-# it dived in, agree word for word, and the run's recording must answer
-# stackov -u again with no dump.
+# writes through a NULL pointer. The readers must say no overflow, an
+# oops, and name the near miss with the bytes the module printed and the
+# function it dived in, agree word for word, and the run's recording must
+# answer stackov -u again with no dump.
 # shellcheck source=tests/lib.sh
 . "$(dirname -- "$0")/lib.sh"
 
@@ -43,7 +43,9 @@ check "near_miss_dive's $frames frames of ${su:-?} bytes (-fstack-usage) fit in 
 svg_agrees near_miss "$run"
 out=$LAB_OUT/mod-near.out
 pid=$(printf '%s\n' "$k" | jq -r .pid 2>/dev/null || true)
-check "the summary's verdict: no stack overflow" grep -q '^verdict: no stack overflow in this dump; stackov: ' "$out"
+check "the summary's verdict: no stack overflow, an oops at near_miss_init" grep -q '^no stack overflow: an oops at near_miss_init+0x' "$out"
+check "the verdict names the near miss elsewhere: pid ${pid:-?} \"near_miss\", $mleft bytes, in near_miss_dive" \
+	grep -qF "  near miss: TASK of pid $pid \"near_miss\" came within $mleft bytes of its end, in near_miss_dive" "$run/stackov-crash-vmcore.txt"
 check "the summary names the near miss: pid ${pid:-?} \"near_miss\", $mleft bytes, in near_miss_dive" \
 	grep -qF "near miss: no stack overflow; pid $pid \"near_miss\" came within $mleft bytes of its end, in near_miss_dive" "$out"
 check "the summary names the deepest stack" grep -qF "deepest stack by the words written (on vmcore): TASK of pid $pid \"near_miss\", $mleft bytes never used, in near_miss_dive" "$out"

@@ -38,11 +38,12 @@ done >"$tmp/bad"
 
 # The verdict: crash's stackov on kdump's dump, else on QEMU's.
 : >"$tmp/verdict"
-refusal=0
+refusal=0 overflow=0
 for d in vmcore qemu-vmcore; do
 	v=$run/stackov-crash-$d
 	if [ -f "$v.txt" ]; then
 		sed '/^  frames: /,$d' "$v.txt" >"$tmp/verdict"
+		jq -e .stack "$v.json" >/dev/null 2>&1 && overflow=1
 		break
 	elif [ -f "$v.json" ] && jq -e .refusal "$v.json" >/dev/null; then
 		jq -r .refusal "$v.json" >"$tmp/verdict"
@@ -93,7 +94,7 @@ elog=$(jq -r '.log // empty' "$E" 2>/dev/null || true)
 ecut=$(jq -r '.cut // empty' "$E" 2>/dev/null || true)
 : >"$tmp/explain"
 if [ -n "$elog" ] && [ -f "$run/explain.txt" ]; then
-	sed -n '/^stack \(overflow\|corruption\): /{s/^/log alone ('"${elog##*/}"'): /p;q}' "$run/explain.txt" >"$tmp/explain"
+	sed -n '/^stack \(overflow\|corruption\|use after free\): /{s/^/log alone ('"${elog##*/}"'): /p;q}' "$run/explain.txt" >"$tmp/explain"
 	sed -n 's/^  \(cycle\|verdict\): *\(.*\)/log alone: \1 \2/p' "$run/explain.txt" | head -2 >>"$tmp/explain"
 fi
 [ -s "$tmp/explain" ] || echo "log alone: no stack overflow in the run's console.log or the dump's log" >"$tmp/explain"
@@ -109,7 +110,7 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 	jq -r '"variant: " + .kernel.variant, "accel: " + .accel, "cmdline: " + (.boots[0].cmdline // "")' "$run/run.json"
 	cat "$tmp/bad"
 	echo "readers: $readers"
-	if [ "$refusal" = 1 ]; then
+	if [ "$refusal" = 1 ] || { [ -s "$tmp/verdict" ] && [ "$overflow" = 0 ]; }; then
 		section "verdict: no stack overflow (crash's stackov extension)"
 		cat "$tmp/verdict"
 	elif [ -s "$tmp/verdict" ]; then
@@ -117,7 +118,7 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 		cat "$tmp/verdict"
 	fi
 	if [ -f "$run/stack.svg" ]; then
-		section "the overflowed stack drawn"
+		section "the stack drawn"
 		echo "stack.svg (stackov -m -s; stackov -m in crash below gives it as text)"
 	fi
 	for dm in $(rec_get "$run" '.dumps[] | select(.dmesg) | .dmesg'); do
@@ -186,7 +187,7 @@ for d in vmcore qemu-vmcore; do
 	jq -r --arg d "$d" '.stacks[0] | "deepest stack by the words written (on " + $d + "): " +
 		(if .pid then "TASK of pid \(.pid) \"\(.comm)\"" else .stack + " of cpu \(.cpu)" end) +
 		", \(.left) bytes never used, in " + .deepest' "$h"
-	[ "$refusal" = 1 ] && jq -r '.near as $n | .stacks[] | select(.left >= 0 and .left < $n) |
+	[ "$overflow" = 0 ] && jq -r '.near as $n | .stacks[] | select(.left >= 0 and .left < $n) |
 		"near miss: no stack overflow; " +
 		(if .pid then "pid \(.pid) \"\(.comm)\"" else .stack + " stack of cpu \(.cpu)" end) +
 		" came within \(.left) bytes of its end, in " + .deepest' "$h"
@@ -207,7 +208,7 @@ if [ -f "$run/reader-drgn-vmcore.out" ]; then
 		echo "$bt"
 	fi
 fi
-[ -f "$run/stack.svg" ] && echo "the overflowed stack drawn (stackov -m -s): $run/stack.svg"
+[ -f "$run/stack.svg" ] && echo "the stack drawn (stackov -m -s): $run/stack.svg"
 echo "full report (crash on both dumps, gdb, drgn): $rep"
 [ -n "$limits" ] && echo "$limits" | sed "s/^/crash's own limitation (not the lab's readers), /"
 [ -n "$errors" ] && echo "reader errors: $errors"

@@ -134,15 +134,17 @@ step() {
 		lims=$(sort -u "$tmp/lims" 2>/dev/null || true)
 		rm -f "$tmp/lims"
 	fi
-	# The verdict: stackov -j's line, or its one-line refusal.
+	# The verdict: stackov -j's line (an overflow's, or a crash's that
+	# was none: {"kind": ...}), or its one-line refusal.
 	v=$run/stackov-$r-$d
-	line=$(grep -a -m1 -E '^\{"stack":|^stackov: ' "$out" || true)
+	line=$(grep -a -m1 -E '^\{"stack":|^\{"kind":|^stackov: ' "$out" || true)
 	case $line in
 	'{'*) printf '%s\n' "$line" | jq -c . >"$v.json" 2>/dev/null ||
 		{ rm -f "$v.json"; status=error; why="its stackov -j line is not JSON"; } ;;
 	stackov:*) jq -nc --arg l "$line" '{refusal: $l}' >"$v.json" ;;
 	esac
-	sed -n '/^stack overflow: /,/^[^ ]/p' "$out" | sed '/^[^ ]/{/^stack overflow: /!d}' >"$v.txt"
+	sed -n '/^\(no \)\{0,1\}stack overflow: /,/^[^ ]/p' "$out" |
+		sed '/^[^ ]/{/^\(no \)\{0,1\}stack overflow: /!d}' >"$v.txt"
 	[ -s "$v.txt" ] || rm -f "$v.txt"
 	# Every stack's headroom (stackov -u -j): RUN/headroom-READER-DUMP.json.
 	h=$run/headroom-$r-$d.json
@@ -305,9 +307,10 @@ for d in vmcore qemu-vmcore; do
 done
 jq -s '.' "$tmp/peers.jsonl" >"$run/peers.json"
 
-# ---- The overflowed stack drawn (stack.svg): the engine on crash's
-# recording of kdump's dump, else of QEMU's; no reader runs again. A dump
-# with no overflow has no map.
+# ---- The stack drawn (stack.svg): the engine on crash's recording of
+# kdump's dump, else of QEMU's; no reader runs again. The overflowed
+# stack, or, with no overflow, the panic task's with the crash's marks
+# (the canary's slot, the exception frame, the stack's end word).
 replay=$(dirname "$STACKOV_LIB")/stackov-replay
 for d in vmcore qemu-vmcore; do
 	[ -f "$run/replay-$d.gz" ] || continue
