@@ -26,5 +26,5 @@ for md in "$LAB_ROOT"/walkthroughs/[0-9]*.md; do
 		fail "$b: tests/walkthrough.sh exited with status $wrc, and no block says why: $(tail -1 "$LAB_OUT/walk-$b.raw")"
 	fi
 done
-check "nine walkthroughs ($n)" [ "$n" = 9 ]
+check "ten walkthroughs ($n)" [ "$n" = 10 ]
 finish
