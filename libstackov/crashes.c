@@ -32,6 +32,22 @@ static void sym_hex(struct stackov *s, uint64_t pc, char *buf, size_t len)
 		snprintf(buf, len, "%s+%#lx", name, (unsigned long)(pc - start));
 }
 
+/*
+ * "func+0x48" for a return address, as the kernel's %pB prints one: the
+ * function of the call before it (a call of a function that never
+ * returns may end its caller: @ret is then the next one's start).
+ */
+static void ret_hex(struct stackov *s, uint64_t ret, char *buf, size_t len)
+{
+	char name[128];
+	uint64_t start;
+
+	if (so_name(s, ret - 1, name, sizeof(name), &start))
+		snprintf(buf, len, "%lx", (unsigned long)ret);
+	else
+		snprintf(buf, len, "%s+%#lx", name, (unsigned long)(ret - start));
+}
+
 /* The target of the call that returns to @ret (e8 rel32): 0, or -1. */
 static int call_to(struct stackov *s, uint64_t ret, uint64_t *target)
 {
@@ -65,9 +81,10 @@ static long ret_from(struct stackov *s, const uint64_t *w, long n, const char *f
 
 /*
  * The return address of the call to __stack_chk_fail: the lowest above
- * __stack_chk_fail's own frame (a word that returns into it, from its
- * call of panic). Below that frame, panic's holds a copy as its
- * argument (the "corrupted in: %pB" of __builtin_return_address(0)).
+ * __stack_chk_fail's own frame, whose top is the highest word that
+ * returns into it (from its call of panic; deeper ones are stale).
+ * Below it, panic's frame holds a copy as its argument (the "corrupted
+ * in: %pB" of __builtin_return_address(0)).
  */
 static long stack_chk_fail(struct stackov *s, const uint64_t *w, long n)
 {
@@ -75,8 +92,8 @@ static long stack_chk_fail(struct stackov *s, const uint64_t *w, long n)
 	uint64_t start;
 	long i;
 
-	for (i = 0; i < n; i++)
-		if (w[i] && !so_name(s, w[i], name, sizeof(name), &start) &&
+	for (i = n - 1; i >= 0; i--)
+		if (w[i] && !so_name(s, w[i] - 1, name, sizeof(name), &start) &&
 		    !strcmp(name, "__stack_chk_fail"))
 			return ret_from(s, w, n, "__stack_chk_fail", i + 1);
 	return ret_from(s, w, n, "__stack_chk_fail", 0);
@@ -154,13 +171,14 @@ static void canary(struct stackov *s, struct so_crash *c, const uint64_t *w, lon
 	long disp, off;
 
 	c->kind = SO_CRASH_CANARY;
-	sym_hex(s, ret, c->func, sizeof(c->func));
-	if (so_name(s, ret, c->func_name, sizeof(c->func_name), &start))
+	ret_hex(s, ret, c->func, sizeof(c->func));
+	if (so_name(s, ret - 1, c->func_name, sizeof(c->func_name), &start))
 		return;
 	c->frame_lo = slot_ret + 8;
 	off = so_moff(s, "task_struct", "stack_canary");
 	c->have_canary = off >= 0 && !so_u64(s, c->task.addr + off, &c->canary);
 	c->have_walk = 1;
+	c->w.ret_start = 1;
 	c->w.sp = c->frame_lo;	/* the walk's start: see so_crash() */
 	c->walk_ip = ret;
 	if (!so_sym(s, "__stack_chk_fail", &chk) && pushes_rbp(s, chk) && i >= 1)
@@ -309,8 +327,9 @@ out:
 	if (i >= 0) {
 		uint64_t p;
 
-		sym_hex(s, w[i], c->func, sizeof(c->func));
+		ret_hex(s, w[i], c->func, sizeof(c->func));
 		c->have_walk = 1;
+		c->w.ret_start = 1;
 		c->walk_ip = w[i];
 		c->w.sp = c->lo + 8 * (i + 1);
 		if (i >= 1 && !so_sym(s, "panic", &p) && pushes_rbp(s, p))
@@ -320,6 +339,9 @@ out:
 	c->nregions = so_regions(s, cpu, k->stack, c->regions, SO_MAX_REGIONS);
 	if (c->have_walk)
 		so_walk(s, c->regions, c->nregions, c->walk_ip, c->w.sp, c->walk_bp, &c->w);
+	/* A canary's frame without %rbp: up to the CFA the unwind found */
+	if (c->kind == SO_CRASH_CANARY && !c->frame_hi && c->w.n && c->w.frames[0].fp)
+		c->frame_hi = c->w.frames[0].fp + 16;
 	so_near_miss(s, k->addr, c->near, sizeof(c->near), c->near_in, sizeof(c->near_in), &c->near_left);
 	return 0;
 }

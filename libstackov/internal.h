@@ -79,6 +79,7 @@ struct so_walk {
 	int n;
 	const char *how;	/* the unwinder's words: "on the ORC unwind" */
 	uint64_t sp;		/* the stack pointer it started from */
+	int ret_start;		/* it started at a return address, not a CPU's pc */
 	int cyc_start, cyc_period, cyc_reps;
 	long cyc_bytes;
 };

@@ -110,7 +110,7 @@ static void walk_orc(struct stackov *s, struct so_walk *w, struct so_region *r, 
 	struct stackov_orc_entry e;
 	struct so_frame *f;
 	uint64_t cfa, ret;
-	int signal = 1;
+	int signal = !w->ret_start;
 
 	w->how = "on the ORC unwind";
 	while (w->n < SO_MAX_FRAMES) {
@@ -161,8 +161,11 @@ static void walk_fp(struct stackov *s, struct so_walk *w, struct so_region *r, i
 	new_frame(s, w, ip, 0);
 	so_name(s, ip, name, sizeof(name), &start);
 	so_u8(s, ip, &op);
-	/* Not past "push %rbp" (0x55) yet: gcc may put other work before it. */
-	if ((start == ip || op == 0x55) && !so_u64(s, sp, &ret))
+	/*
+	 * Not past "push %rbp" (0x55) yet: gcc may put other work before it.
+	 * (A return address has its function's frame made.)
+	 */
+	if (!w->ret_start && (start == ip || op == 0x55) && !so_u64(s, sp, &ret))
 		new_frame(s, w, ret, fp);
 	else
 		w->frames[0].fp = fp;
