@@ -5,7 +5,8 @@
 # QEMU_DUMP=1), and gives one line of the table:
 #   run  result  stack  task  cycle  agree  wall
 # result: how the guest ended; stack: the kind stackov names (TASK, IRQ,
-# "-" when it refused); task: the comm it names (never the pid); cycle:
+# "-" when it refused, the crash's kind when it was none: canary,
+# freed-stack...); task: the comm it names (never the pid); cycle:
 # the folded recursion's function (its count, which the random stack
 # offset moves, in parentheses); agree: whether crash's, gdb's and drgn's
 # stackov said the same, word for word, on each dump; wall: seconds.
@@ -46,8 +47,13 @@ facts() {
 		j=$1/stackov-crash-$d.json
 		[ -s "$j" ] || continue
 		if jq -e .refusal "$j" >/dev/null; then
-			# A refusal ("stackov: ... no stack overflow").
+			# A refusal ("stackov: the double fault at ... is not below a known stack").
 			kind=-
+		elif jq -e .kind "$j" >/dev/null; then
+			# A crash that was no overflow: its kind (canary, freed-stack...).
+			kind=$(jq -r .kind "$j")
+			task=$(jq -r .comm "$j")
+			cyc=none
 		else
 			kind=$(jq -r .stack "$j")
 			task=$(jq -r .comm "$j")
