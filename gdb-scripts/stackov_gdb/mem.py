@@ -9,9 +9,11 @@
 # with the exception stacks, are not there. The engine does a read that
 # gdb cannot do again through the kernel's page tables (walk_on_fault).
 
+import bisect
 import json
 import os
 import re
+import struct
 
 import gdb
 
@@ -48,6 +50,30 @@ def relocate():
               % off)
 
 
+def core_loads(path):
+    """The [start, end) virtual ranges an ELF core's PT_LOAD segments map
+    (their memsz: past filesz, zeros), or None if it is no ELF64 core."""
+    try:
+        with open(path, "rb") as f:
+            eh = f.read(64)
+            if eh[:5] != b"\x7fELF\x02":
+                return None
+            phoff, = struct.unpack_from("<Q", eh, 0x20)
+            phentsize, phnum = struct.unpack_from("<HH", eh, 0x36)
+            f.seek(phoff)
+            ph = f.read(phentsize * phnum)
+    except OSError:
+        return None
+    loads = []
+    for i in range(phnum):
+        p_type, = struct.unpack_from("<I", ph, i * phentsize)
+        vaddr, = struct.unpack_from("<Q", ph, i * phentsize + 16)
+        memsz, = struct.unpack_from("<Q", ph, i * phentsize + 40)
+        if p_type == 1 and memsz:
+            loads.append((vaddr, vaddr + memsz))
+    return sorted(loads)
+
+
 def live():
     try:
         return gdb.selected_inferior().connection.type == "remote"
@@ -71,8 +97,21 @@ class GdbTarget(stackov.Target):
         self.inf = gdb.selected_inferior()
         self.core = core_file()
         self.live = live()
+        # What the dump holds. gdb answers a read the core does not map
+        # from the files it has loaded: a module's .text added with
+        # add-symbol-file, as the .ko has it, its calls not relocated.
+        # Such a read fails here, and the engine reads the dump again
+        # through the kernel's page tables (walk_on_fault).
+        self.loads = core_loads(self.core) if self.core and not self.live else None
+        self.starts = [lo for lo, _ in self.loads or []]
+
+    def in_core(self, addr, n):
+        i = bisect.bisect_right(self.starts, addr) - 1
+        return i >= 0 and addr + n <= self.loads[i][1]
 
     def read(self, addr, n):
+        if self.loads is not None and not self.in_core(addr, n):
+            return None
         try:
             return bytes(self.inf.read_memory(addr, n))
         except gdb.MemoryError:
