@@ -337,97 +337,97 @@ same_place() {
 # decodes the faulting instruction); and the compiler's frame size of the
 # function whose canary was smashed (SU: a frames.su or the facts file).
 crash_agrees() {
-	name=$1 j=$2 log=$3 su=${4:-}
-	if ! jq -e .kind "$j" >/dev/null 2>&1; then
+	c_name=$1 c_j=$2 c_log=$3 c_su=${4:-}
+	if ! jq -e .kind "$c_j" >/dev/null 2>&1; then
 		# A double fault no guard page explains (a frame that jumped
 		# the guard, on ORC): the engine refuses, naming it.
-		if grep -Eq 'PANIC: double fault|kernel stack overflow \(double-fault\)' "$log"; then
-			check "$name: a double fault and no guard-page hit in the kernel's log: refused, naming the double fault ($(jq -r .refusal "$j" | cut -c1-90))" \
-				jq_true '.refusal | test("^stackov: the double fault at ")' "$j"
+		if grep -Eq 'PANIC: double fault|kernel stack overflow \(double-fault\)' "$c_log"; then
+			check "$c_name: a double fault and no guard-page hit in the kernel's log: refused, naming the double fault ($(jq -r .refusal "$c_j" | cut -c1-90))" \
+				jq_true '.refusal | test("^stackov: the double fault at ")' "$c_j"
 		else
-			fail "$name: no guard-page hit, and stackov gave no verdict on the crash: $(head -c 160 "$j")"
+			fail "$c_name: no guard-page hit, and stackov gave no verdict on the crash: $(head -c 160 "$c_j")"
 		fi
 		return
 	fi
-	kind=$(jfield "$j" kind) at=$(jfield "$j" at)
-	oops=$(LC_ALL=C sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' "$log" | head -1)
-	check "$name: the crash's task ($(jfield "$j" pid) $(jfield "$j" comm)) is the kernel's ($oops)" \
-		[ "$(jfield "$j" pid) $(jfield "$j" comm)" = "$oops" ]
-	rip=$(sed -n 's/^RIP: 0010:\([^ /]*\)\/.*/\1/p' "$log" | head -1)
-	canary=$(sed -n 's/.*Kernel stack is corrupted in: \([^ /]*\)\/.*/\1/p' "$log" | head -1)
-	addr=$(sed -n 's/^BUG: unable to handle page fault for address: \([0-9a-f]*\)$/\1/p
-		s/^BUG: kernel NULL pointer dereference, address: \([0-9a-f]*\)$/\1/p' "$log" | head -1 |
+	c_kind=$(jfield "$c_j" kind) c_at=$(jfield "$c_j" at)
+	c_oops=$(LC_ALL=C sed -n 's/^CPU: [0-9]* \(UID: [0-9]* \)\{0,1\}PID: \([0-9]*\) Comm: \([^ ]*\) .*/\2 \3/p' "$c_log" | head -1)
+	check "$c_name: the crash's task ($(jfield "$c_j" pid) $(jfield "$c_j" comm)) is the kernel's ($c_oops)" \
+		[ "$(jfield "$c_j" pid) $(jfield "$c_j" comm)" = "$c_oops" ]
+	c_rip=$(sed -n 's/^RIP: 0010:\([^ /]*\)\/.*/\1/p' "$c_log" | head -1)
+	c_canary=$(sed -n 's/.*Kernel stack is corrupted in: \([^ /]*\)\/.*/\1/p' "$c_log" | head -1)
+	c_addr=$(sed -n 's/^BUG: unable to handle page fault for address: \([0-9a-f]*\)$/\1/p
+		s/^BUG: kernel NULL pointer dereference, address: \([0-9a-f]*\)$/\1/p' "$c_log" | head -1 |
 		sed 's/^0*\(.\)/\1/')
-	if [ -n "$canary" ]; then
-		check "$name: the stack protector names $canary; stackov: a $kind at $at" [ "$kind $at" = "canary $canary" ]
-		check "$name: the canary's slot $(jfield "$j" slot) holds $(jfield "$j" slot_value), not the task's canary $(jfield "$j" canary)" \
-			jq_true '.slot != "" and .canary != "" and .slot_value != .canary' "$j"
-		fn=$(jfield "$j" function) b=$(su_of "$su" "$(jfield "$j" function)")
-		fb=''
-		[ -z "$(jfield "$j" frame_hi)" ] || fb=$(hex_minus "$(jfield "$j" frame_hi)" "$(jfield "$j" frame_lo)")
-		if [ -z "$b" ]; then
-			skip "$name: $fn's frame beside the compiler's frame size" "no -fstack-usage size of $fn in ${su:-nothing}"
+	if [ -n "$c_canary" ]; then
+		check "$c_name: the stack protector names $c_canary; stackov: a $c_kind at $c_at" [ "$c_kind $c_at" = "canary $c_canary" ]
+		check "$c_name: the canary's slot $(jfield "$c_j" slot) holds $(jfield "$c_j" slot_value), not the task's canary $(jfield "$c_j" canary)" \
+			jq_true '.slot != "" and .canary != "" and .slot_value != .canary' "$c_j"
+		c_fn=$(jfield "$c_j" function) c_b=$(su_of "$c_su" "$(jfield "$c_j" function)")
+		c_fb=''
+		[ -z "$(jfield "$c_j" frame_hi)" ] || c_fb=$(hex_minus "$(jfield "$c_j" frame_hi)" "$(jfield "$c_j" frame_lo)")
+		if [ -z "$c_b" ]; then
+			skip "$c_name: $c_fn's frame beside the compiler's frame size" "no -fstack-usage size of $c_fn in ${c_su:-nothing}"
 		else
-			check "$name: $fn's frame, ${fb:-unknown} bytes, is the compiler's (-fstack-usage: $b)" [ "$fb" = "$b" ]
+			check "$c_name: $c_fn's frame, ${c_fb:-unknown} bytes, is the compiler's (-fstack-usage: $c_b)" [ "$c_fb" = "$c_b" ]
 		fi
-	elif grep -Eq 'corrupted stack end detected|Thread overran stack, or stack corrupted' "$log"; then
-		check "$name: the kernel found the stack's end overwritten; stackov: $kind, STACK_END_MAGIC $(jfield "$j" end_magic) ($(jfield "$j" end_word))" \
-			[ "$kind $(jfield "$j" end_magic)" = "end-magic overwritten" ]
-	elif grep -q '^kernel BUG at ' "$log"; then
-		check "$name: kernel BUG: stackov says a BUG() ($kind)" [ "$kind" = bug ]
-		check "$name: at the kernel's RIP $rip: stackov's at $at" same_place "$at" "$rip"
-	elif [ -n "$addr" ]; then
-		check "$name: the kernel's fault address $addr is stackov's ($(jfield "$j" fault), from $(jfield "$j" fault_how))" \
-			[ "$(jfield "$j" fault)" = "$addr" ]
-		check "$name: the faulting RIP $rip is stackov's $kind at $at" same_place "$at" "$rip"
-		case $kind in
-		oops | freed-stack) pass "$name: a fault that is no overflow: stackov's $kind" ;;
-		*) fail "$name: a fault, and stackov says $kind" ;;
+	elif grep -Eq 'corrupted stack end detected|Thread overran stack, or stack corrupted' "$c_log"; then
+		check "$c_name: the kernel found the stack's end overwritten; stackov: $c_kind, STACK_END_MAGIC $(jfield "$c_j" end_magic) ($(jfield "$c_j" end_word))" \
+			[ "$c_kind $(jfield "$c_j" end_magic)" = "end-magic overwritten" ]
+	elif grep -q '^kernel BUG at ' "$c_log"; then
+		check "$c_name: kernel BUG: stackov says a BUG() ($c_kind)" [ "$c_kind" = bug ]
+		check "$c_name: at the kernel's RIP $c_rip: stackov's at $c_at" same_place "$c_at" "$c_rip"
+	elif [ -n "$c_addr" ]; then
+		check "$c_name: the kernel's fault address $c_addr is stackov's ($(jfield "$c_j" fault), from $(jfield "$c_j" fault_how))" \
+			[ "$(jfield "$c_j" fault)" = "$c_addr" ]
+		check "$c_name: the faulting RIP $c_rip is stackov's $c_kind at $c_at" same_place "$c_at" "$c_rip"
+		case $c_kind in
+		oops | freed-stack) pass "$c_name: a fault that is no overflow: stackov's $c_kind" ;;
+		*) fail "$c_name: a fault, and stackov says $c_kind" ;;
 		esac
 	else
-		check "$name: no canary, stack end, BUG() or fault in the kernel's log: stackov says a panic ($kind)" [ "$kind" = panic ]
+		check "$c_name: no canary, stack end, BUG() or fault in the kernel's log: stackov says a panic ($c_kind)" [ "$c_kind" = panic ]
 	fi
 }
 
 # crash_known NAME WHAT JSON LOG: what a scenario or test module (WHAT)
 # is known to do to its stack, in stackov's verdict on its crash.
 crash_known() {
-	name=$1 what=$2 j=$3 log=$4
-	case $what in
+	c_name=$1 c_what=$2 c_j=$3 c_log=$4
+	case $c_what in
 	CANARY_SMASH)
 		# canary_victim() memsets 24 bytes of 'A' over buf[16] and the canary
-		check "$name: the slot holds the 'A's canary_victim() wrote over it ($(jfield "$j" slot_value))" \
-			[ "$(jfield "$j" slot_value)" = 4141414141414141 ] ;;
+		check "$c_name: the slot holds the 'A's canary_victim() wrote over it ($(jfield "$c_j" slot_value))" \
+			[ "$(jfield "$c_j" slot_value)" = 4141414141414141 ] ;;
 	STACK_END_SMASH)
 		# it writes 0 into the end word, then schedules: no overflow
-		check "$name: the end word holds the 0 the scenario wrote ($(jfield "$j" end_word))" [ "$(jfield "$j" end_word)" = 0 ]
-		check "$name: the stack was used $(jfield "$j" left) bytes short of its end: a stray write, said so" \
-			sh -c "[ $(jfield "$j" left) -gt 0 ] && grep -q 'a stray write, not an overflow' '${j%.json}.txt'" ;;
+		check "$c_name: the end word holds the 0 the scenario wrote ($(jfield "$c_j" end_word))" [ "$(jfield "$c_j" end_word)" = 0 ]
+		check "$c_name: the stack was used $(jfield "$c_j" left) bytes short of its end: a stray write, said so" \
+			sh -c "[ $(jfield "$c_j" left) -gt 0 ] && grep -q 'a stray write, not an overflow' '${c_j%.json}.txt'" ;;
 	STACK_USE_AFTER_EXIT)
-		check "$name: the fault is on a freed stack, in vmalloc space no area holds ($(jfield "$j" kind), $(jfield "$j" where))" \
-			[ "$(jfield "$j" kind) $(jfield "$j" where)" = "freed-stack unmapped" ] ;;
+		check "$c_name: the fault is on a freed stack, in vmalloc space no area holds ($(jfield "$c_j" kind), $(jfield "$c_j" where))" \
+			[ "$(jfield "$c_j" kind) $(jfield "$c_j" where)" = "freed-stack unmapped" ] ;;
 	STACK_SG)
-		check "$name: DEBUG_SG's BUG_ON, a BUG() ($(jfield "$j" kind))" [ "$(jfield "$j" kind)" = bug ] ;;
+		check "$c_name: DEBUG_SG's BUG_ON, a BUG() ($(jfield "$c_j" kind))" [ "$(jfield "$c_j" kind)" = bug ] ;;
 	NEAR_MISS | near_miss)
 		# its kthread dived and slept (what it said), then init oopsed
-		said=$(sed -n "s/.*near_miss: [0-9]* frames of near_miss_dive, the deepest \([0-9]*\) bytes above the stack's end$/\1/p" "$log" | head -1)
-		check "$name: an oops in init, in the NULL page ($(jfield "$j" kind) $(jfield "$j" where))" \
-			[ "$(jfield "$j" kind) $(jfield "$j" where)" = "oops null" ]
-		check "$name: the near miss elsewhere: the near_miss kthread, ${said:-?} bytes left as it said, in near_miss_dive ($(jfield "$j" near), $(jfield "$j" near_left), $(jfield "$j" near_in))" \
-			jq_true --arg n "${said:-x}" '(.near | endswith("\"near_miss\"")) and (.near_left | tostring) == $n and .near_in == "near_miss_dive"' "$j" ;;
+		c_said=$(sed -n "s/.*near_miss: [0-9]* frames of near_miss_dive, the deepest \([0-9]*\) bytes above the stack's end$/\1/p" "$c_log" | head -1)
+		check "$c_name: an oops in init, in the NULL page ($(jfield "$c_j" kind) $(jfield "$c_j" where))" \
+			[ "$(jfield "$c_j" kind) $(jfield "$c_j" where)" = "oops null" ]
+		check "$c_name: the near miss elsewhere: the near_miss kthread, ${c_said:-?} bytes left as it said, in near_miss_dive ($(jfield "$c_j" near), $(jfield "$c_j" near_left), $(jfield "$c_j" near_in))" \
+			jq_true --arg n "${c_said:-x}" '(.near | endswith("\"near_miss\"")) and (.near_left | tostring) == $n and .near_in == "near_miss_dive"' "$c_j" ;;
 	init_oops | INIT_OOPS)
-		check "$name: a write through NULL: the fault in the NULL page ($(jfield "$j" fault) $(jfield "$j" where))" \
-			[ "$(jfield "$j" kind) $(jfield "$j" fault) $(jfield "$j" where)" = "oops 0 null" ] ;;
+		check "$c_name: a write through NULL: the fault in the NULL page ($(jfield "$c_j" fault) $(jfield "$c_j" where))" \
+			[ "$(jfield "$c_j" kind) $(jfield "$c_j" fault) $(jfield "$c_j" where)" = "oops 0 null" ] ;;
 	canary_copy | CANARY_COPY)
 		# "canary_copy: copying 23 bytes into the 16-byte buffer at X":
 		# the slot is the word above the buffer; bytes 16..22 of
 		# "labtrig-canary-copy-22" and its NUL went into its low 7.
-		buf=$(sed -n 's/.*canary_copy: copying 23 bytes into the 16-byte buffer at \([0-9a-f]*\)$/\1/p' "$log" | head -1)
-		check "$name: the slot is the word above the module's buffer at ${buf:-?} ($(jfield "$j" slot))" \
-			[ "$(jfield "$j" slot)" = "$(hex_plus "${buf:-0}" 16)" ]
-		check "$name: its low 7 bytes are the name's last 6 and its NUL, its top byte the canary's ($(jfield "$j" slot_value))" \
-			[ "$(jfield "$j" slot_value)" = "$(jfield "$j" canary | cut -c1-2)0032322d79706f" ] ;;
-	*) skip "$name: what $what is known to do to its stack" "nothing known of $what beyond its log" ;;
+		c_buf=$(sed -n 's/.*canary_copy: copying 23 bytes into the 16-byte buffer at \([0-9a-f]*\)$/\1/p' "$c_log" | head -1)
+		check "$c_name: the slot is the word above the module's buffer at ${c_buf:-?} ($(jfield "$c_j" slot))" \
+			[ "$(jfield "$c_j" slot)" = "$(hex_plus "${c_buf:-0}" 16)" ]
+		check "$c_name: its low 7 bytes are the name's last 6 and its NUL, its top byte the canary's ($(jfield "$c_j" slot_value))" \
+			[ "$(jfield "$c_j" slot_value)" = "$(jfield "$c_j" canary | cut -c1-2)0032322d79706f" ] ;;
+	*) skip "$c_name: what $c_what is known to do to its stack" "nothing known of $c_what beyond its log" ;;
 	esac
 }
 
