@@ -17,7 +17,7 @@
  *   lifecycle.c  cached stacks, every CPU's stacks, where an address lies
  *   headroom.c every stack's headroom, deepest first, and the near misses;
  *              every task's high-water mark
- *   map.c      the overflowed stack drawn, top first: text or SVG
+ *   map.c      the stack drawn, top first, with a crash's marks: text or SVG
  *   crashes.c  the crashes that are no overflow: canary, stack end, a
  *              freed stack, any other oops or panic
  *   insn.c     the address a faulting instruction touched

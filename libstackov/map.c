@@ -3,8 +3,11 @@
  * libstackov: the overflowed stack drawn as a column, top first (stackov
  * -m): the entry's pt_regs at the top of a task's stack, each frame as
  * many bytes as the verdict gives it, the cycle's turns, what was never
- * reached, the guard page and the fault. As text, or with -s as an SVG
- * picture whose every frame is one rect carrying its index and bytes.
+ * reached, the guard page and the fault. With no overflow, the crashing
+ * task's stack, the frames walked from where the crash left its code,
+ * and the crash's marks: the canary's slot, the exception frame, an
+ * overwritten STACK_END_MAGIC. As text, or with -s as an SVG picture
+ * whose every frame is one rect carrying its index and bytes.
  */
 #include <stdlib.h>
 #include <string.h>
