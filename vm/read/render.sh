@@ -120,6 +120,9 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 	if [ -f "$run/stack.svg" ]; then
 		section "the stack drawn"
 		echo "stack.svg (stackov -m -s; stackov -m in crash below gives it as text)"
+	elif [ -s "$run/stack.why" ]; then
+		section "the stack drawn"
+		echo "no stack.svg: $(cat "$run/stack.why")"
 	fi
 	for dm in $(rec_get "$run" '.dumps[] | select(.dmesg) | .dmesg'); do
 		[ -f "$run/$dm" ] || continue
@@ -208,7 +211,11 @@ if [ -f "$run/reader-drgn-vmcore.out" ]; then
 		echo "$bt"
 	fi
 fi
-[ -f "$run/stack.svg" ] && echo "the stack drawn (stackov -m -s): $run/stack.svg"
+if [ -f "$run/stack.svg" ]; then
+	echo "the stack drawn (stackov -m -s): $run/stack.svg"
+elif [ -s "$run/stack.why" ]; then
+	echo "no stack drawn: $(cat "$run/stack.why")"
+fi
 echo "full report (crash on both dumps, gdb, drgn): $rep"
 [ -n "$limits" ] && echo "$limits" | sed "s/^/crash's own limitation (not the lab's readers), /"
 [ -n "$errors" ] && echo "reader errors: $errors"

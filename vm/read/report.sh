@@ -35,7 +35,7 @@ t0=$(date +%s.%N)
 # into readers.json.
 "$LAB_ROOT/vm/builders/readers.sh" >"$tmp/versions" || true
 # What an earlier report of this run left goes: every file below is new.
-rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run"/headroom-*.json "$run/stack.svg" "$run/readers.json" \
+rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run"/headroom-*.json "$run/stack.svg" "$run/stack.why" "$run/readers.json" \
 	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt" "$run"/replay-*.gz
 # The engine every reader runs on: crash's extension has it built in; gdb
 # and drgn load its shared library (libstackov/stackov.py).
@@ -316,8 +316,12 @@ for d in vmcore qemu-vmcore; do
 	[ -f "$run/replay-$d.gz" ] || continue
 	if "$replay" "$run/replay-$d.gz" stackov -m -s >"$tmp/stack.svg" 2>"$tmp/stack.err"; then
 		mv "$tmp/stack.svg" "$run/stack.svg"
+		rm -f "$run/stack.why"
 		break
 	fi
+	# No stack to draw (a double fault below no stack the engine knows):
+	# the engine's one line says why.
+	{ grep -a -m1 '^stackov: ' "$tmp/stack.svg" || head -1 "$tmp/stack.err"; } >"$run/stack.why" || true
 done
 
 # ---- The log alone, as a user with no dump has it: stackov-log on the
