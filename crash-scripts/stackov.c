@@ -8,7 +8,7 @@
  * Built with libstackov's sources, against the defs.h of the crash that
  * reads the dump (vm/builders/crash-ext.sh):
  *   gcc -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 \
- *	-I CRASH_SRC -I libstackov -o stackov.so stackov.c ENGINE.c -lelf -lz
+ *	-I CRASH_SRC -I libstackov -o stackov.so stackov.c ENGINE.c -ldw -lelf -lz
  * then in crash: extend stackov.so; help stackov. With STACKOV_RECORD=FILE
  * in crash's environment, every answer crash gave is recorded into FILE,
  * for stackov-replay.

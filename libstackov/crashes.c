@@ -342,6 +342,12 @@ out:
 	/* A canary's frame without %rbp: up to the CFA the unwind found */
 	if (c->kind == SO_CRASH_CANARY && !c->frame_hi && c->w.n && c->w.frames[0].fp)
 		c->frame_hi = c->w.frames[0].fp + 16;
+	/* The buffer below the slot, as the function's DWARF names it */
+	if (c->kind == SO_CRASH_CANARY && c->have_slot && c->frame_hi && c->slot > c->frame_lo &&
+	    so_frame_local(s, c->func_name, (long)(c->frame_lo - c->frame_hi),
+			   (long)(c->slot - c->frame_hi), c->local, sizeof(c->local), &c->local_at,
+			   &c->local_size))
+		c->local[0] = '\0';
 	so_near_miss(s, k->addr, c->near, sizeof(c->near), c->near_in, sizeof(c->near_in), &c->near_left);
 	return 0;
 }

@@ -21,6 +21,7 @@
  *   crashes.c  the crashes that are no overflow: canary, stack end, a
  *              freed stack, any other oops or panic
  *   insn.c     the address a faulting instruction touched
+ *   dwarf.c    a frame's local variable by its DWARF name (libdw)
  */
 #ifndef STACKOV_INTERNAL_H
 #define STACKOV_INTERNAL_H
@@ -139,6 +140,8 @@ struct so_crash {
 	uint64_t slot, slot_value, canary;
 	char slot_how[40];	/* "-0x8(%rbp)" */
 	int have_slot, have_canary;
+	char local[64];		/* canary: the variable below the slot, by DWARF, "" */
+	long local_at, local_size;	/* its offset from the CFA, its bytes */
 	uint64_t regs, ip, sp;	/* oops: the exception frame */
 	char entry[128];	/* the entry code that called the handler */
 	uint64_t fault;
@@ -292,6 +295,10 @@ void so_near_miss(struct stackov *s, uint64_t except, char *who, size_t len, cha
 
 /* crashes.c */
 int so_crash(struct stackov *s, const struct so_task *k, int cpu, struct so_crash *c);
+
+/* dwarf.c */
+int so_frame_local(struct stackov *s, const char *func, long lo, long hi, char *name, size_t len,
+		   long *at, long *size);
 
 /* insn.c */
 int so_insn_mem(const uint8_t *code, size_t len, const uint64_t regs[16], uint64_t rip,

@@ -266,6 +266,8 @@ static const char * const at_kind[] = {
 #define W_CR_NO_SLOT	"  canary:    its slot is not found in %s's code; the task's canary is %lx\n"
 #define W_CR_FRAME	"  frame:     %s, %lx..%lx (%ld bytes)\n"
 #define W_CR_BELOW	"  below:     %lx..%lx (%ld bytes) below the slot, from the frame's bottom, hold:%s\n"
+#define W_CR_LOCAL	"  buffer:    %s, %ld bytes at %lx (CFA-%#lx), below the slot: its DWARF\n"
+#define W_CR_NO_LOCAL	"  buffer:    no DWARF at hand names what lies below the slot\n"
 #define W_CR_WORD	"  stack end: %lx holds %lx, not STACK_END_MAGIC %lx\n"
 #define W_CR_PAST	"  how:       the stack was used to its last word: an overflow that ran past the end\n"
 #define W_CR_STRAY	"  how:       its deepest use is %ld bytes above the end: a stray write, not an overflow\n"
@@ -338,6 +340,11 @@ void so_print_crash(struct stackov *s, struct so_crash *c, long near)
 				  (unsigned long)c->frame_hi, (long)(c->frame_hi - c->frame_lo));
 		if (c->have_slot && c->slot > c->frame_lo)
 			crash_below(s, c);
+		if (c->local[0])
+			so_printf(s, W_CR_LOCAL, c->local, c->local_size,
+				  (unsigned long)(c->frame_hi + c->local_at), (unsigned long)-c->local_at);
+		else if (c->have_slot && c->frame_hi)
+			so_printf(s, W_CR_NO_LOCAL);
 	}
 	if (c->kind == SO_CRASH_END) {
 		so_printf(s, W_CR_WORD, (unsigned long)c->lo, (unsigned long)c->magic_word, SO_END_MAGIC);
@@ -414,6 +421,9 @@ void so_print_crash_json(struct stackov *s, const struct so_crash *c, long near)
 	kv(s, "slot_value", xs(b, c->slot_value, canary), 0);
 	kv(s, "canary", xs(b, c->canary, c->have_canary && c->kind == SO_CRASH_CANARY), 0);
 	kv(s, "frame_lo", xs(b, c->frame_lo, c->frame_hi), 0);
+	kv(s, "buffer", c->local, 0);
+	kv(s, "buffer_lo", xs(b, c->frame_hi + c->local_at, c->local[0]), 0);
+	kn(s, "buffer_bytes", c->local[0] ? c->local_size : 0);
 	kv(s, "frame_hi", xs(b, c->frame_hi, c->frame_hi), 0);
 	kv(s, "entry", c->entry, 0);
 	kv(s, "regs", xs(b, c->regs, c->regs), 0);

@@ -397,7 +397,10 @@ crash_known() {
 	CANARY_SMASH)
 		# canary_victim() memsets 24 bytes of 'A' over buf[16] and the canary
 		check "$c_name: the slot holds the 'A's canary_victim() wrote over it ($(jfield "$c_j" slot_value))" \
-			[ "$(jfield "$c_j" slot_value)" = 4141414141414141 ] ;;
+			[ "$(jfield "$c_j" slot_value)" = 4141414141414141 ]
+		# its source: char buf[16], right below the canary
+		check "$c_name: the buffer below the slot is canary_victim()'s buf[16], by its DWARF ($(jfield "$c_j" buffer), $(jfield "$c_j" buffer_bytes) bytes at $(jfield "$c_j" buffer_lo))" \
+			[ "$(jfield "$c_j" buffer) $(jfield "$c_j" buffer_bytes) $(hex_plus "$(jfield "$c_j" buffer_lo)" 16)" = "buf 16 $(jfield "$c_j" slot)" ] ;;
 	STACK_END_SMASH)
 		# it writes 0 into the end word, then schedules: no overflow
 		check "$c_name: the end word holds the 0 the scenario wrote ($(jfield "$c_j" end_word))" [ "$(jfield "$c_j" end_word)" = 0 ]
@@ -425,6 +428,8 @@ crash_known() {
 		c_buf=$(sed -n 's/.*canary_copy: copying 23 bytes into the 16-byte buffer at \([0-9a-f]*\)$/\1/p' "$c_log" | head -1)
 		check "$c_name: the slot is the word above the module's buffer at ${c_buf:-?} ($(jfield "$c_j" slot))" \
 			[ "$(jfield "$c_j" slot)" = "$(hex_plus "${c_buf:-0}" 16)" ]
+		check "$c_name: the buffer by its DWARF is copy_name()'s buf[16], where the module printed it ($(jfield "$c_j" buffer), $(jfield "$c_j" buffer_bytes) bytes at $(jfield "$c_j" buffer_lo))" \
+			[ "$(jfield "$c_j" buffer) $(jfield "$c_j" buffer_bytes) $(jfield "$c_j" buffer_lo)" = "buf 16 ${c_buf:-?}" ]
 		check "$c_name: its low 7 bytes are the name's last 6 and its NUL, its top byte the canary's ($(jfield "$c_j" slot_value))" \
 			[ "$(jfield "$c_j" slot_value)" = "$(jfield "$c_j" canary | cut -c1-2)0032322d79706f" ] ;;
 	*) skip "$c_name: what $c_what is known to do to its stack" "nothing known of $c_what beyond its log" ;;

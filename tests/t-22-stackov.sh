@@ -23,7 +23,7 @@ in_crash() {
 inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
 # shellcheck disable=SC2046 # one word a file
 gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 -I "$inc" -I "$LAB_ROOT/libstackov" \
-	-o "$s/stackov.so" "$LAB_ROOT"/crash-scripts/*.c $(engine_sources) -lelf -lz 2>"$s/gcc.err"
+	-o "$s/stackov.so" "$LAB_ROOT"/crash-scripts/*.c $(engine_sources) -ldw -lelf -lz 2>"$s/gcc.err"
 check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
 
 in_crash help "$good" "help stackov"

@@ -23,7 +23,7 @@ if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then
 	remove_on_exit "$so.tmp.$$"
 	# shellcheck disable=SC2086 # one word a file
 	gcc -Wall -Wextra -Werror -O2 -std=gnu11 -shared -fPIC -fvisibility=hidden -nostartfiles \
-		-DX86_64 -I "$inc" -I "$lib" -o "$so.tmp.$$" "$src"/*.c $engine -lelf -lz ||
+		-DX86_64 -I "$inc" -I "$lib" -o "$so.tmp.$$" "$src"/*.c $engine -ldw -lelf -lz ||
 		die "the stackov extension failed to build"
 	mv "$so.tmp.$$" "$so"
 	echo "$key" >"$so.key"

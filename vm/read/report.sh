@@ -37,6 +37,10 @@ t0=$(date +%s.%N)
 # What an earlier report of this run left goes: every file below is new.
 rm -f "$run"/reader-*.out "$run"/stackov-*.json "$run"/stackov-*.txt "$run"/headroom-*.json "$run/stack.svg" "$run/stack.why" "$run/readers.json" \
 	"$run/peers.json" "$run/explain.json" "$run/explain.txt" "$run/report.txt" "$run"/replay-*.gz
+# The modules' objects (the run's *.ko), where the engine finds the DWARF
+# that names a smashed canary's buffer (libstackov/dwarf.c).
+STACKOV_MODULES=$run
+export STACKOV_MODULES
 # The engine every reader runs on: crash's extension has it built in; gdb
 # and drgn load its shared library (libstackov/stackov.py).
 STACKOV_LIB=$("$LAB_ROOT/vm/builders/host-tools.sh" libstackov) || die "libstackov does not build"
