@@ -58,8 +58,13 @@ def core_loads(path):
             eh = f.read(64)
             if eh[:5] != b"\x7fELF\x02":
                 return None
-            phoff, = struct.unpack_from("<Q", eh, 0x20)
+            phoff, shoff = struct.unpack_from("<QQ", eh, 0x20)
             phentsize, phnum = struct.unpack_from("<HH", eh, 0x36)
+            if phnum == 0xffff:
+                # PN_XNUM (QEMU's paging dump: a PT_LOAD per mapping):
+                # the count is section header 0's sh_info.
+                f.seek(shoff + 44)
+                phnum, = struct.unpack("<I", f.read(4))
             f.seek(phoff)
             ph = f.read(phentsize * phnum)
     except OSError:
