@@ -25,6 +25,22 @@ static void plain(const char *name, char *buf, size_t len)
 	buf[strcspn(buf, ".")] = '\0';
 }
 
+/*
+ * A DIE's name, or its abstract origin's: a concrete instance of an
+ * inlined or cloned function (copy_name.constprop.0.isra.0), and its
+ * variables, name themselves through it.
+ */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die origin;
+	const char *name = dwarf_diename(die);
+
+	if (!name && dwarf_attr(die, DW_AT_abstract_origin, &at) && dwarf_formref_die(&at, &origin))
+		name = dwarf_diename(&origin);
+	return name;
+}
+
 /* A variable's offset from the CFA: a location of one DW_OP_fbreg. */
 static int fbreg(Dwarf_Die *var, long *off)
 {
@@ -72,15 +88,7 @@ static void scan_fn(Dwarf_Die *fn, struct want *w)
 	do {
 		if (dwarf_tag(&child) != DW_TAG_variable || fbreg(&child, &off))
 			continue;
-		name = dwarf_diename(&child);
-		if (!name) {
-			Dwarf_Attribute at;
-			Dwarf_Die origin;
-
-			if (dwarf_attr(&child, DW_AT_abstract_origin, &at) &&
-			    dwarf_formref_die(&at, &origin))
-				name = dwarf_diename(&origin);
-		}
+		name = die_name(&child);
 		if (!name || !dwarf_attr_integrate(&child, DW_AT_type, &ta) ||
 		    !dwarf_formref_die(&ta, &type) || dwarf_aggregate_size(&type, &size))
 			continue;
@@ -130,15 +138,7 @@ static void scan_object(const char *path, struct want *w)
 
 				if (dwarf_tag(&die) != DW_TAG_subprogram || dwarf_lowpc(&die, &pc))
 					continue;
-				name = dwarf_diename(&die);
-				if (!name) {
-					Dwarf_Attribute at;
-					Dwarf_Die origin;
-
-					if (dwarf_attr(&die, DW_AT_abstract_origin, &at) &&
-					    dwarf_formref_die(&at, &origin))
-						name = dwarf_diename(&origin);
-				}
+				name = die_name(&die);
 				if (name && !strcmp(name, w->fn))
 					scan_fn(&die, w);
 			} while (!w->found && !dwarf_siblingof(&die, &die));
