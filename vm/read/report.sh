@@ -324,8 +324,9 @@ for d in vmcore qemu-vmcore; do
 		break
 	fi
 	# No stack to draw (a double fault below no stack the engine knows):
-	# the engine's one line says why.
-	{ grep -a -m1 '^stackov: ' "$tmp/stack.svg" || head -1 "$tmp/stack.err"; } >"$run/stack.why" || true
+	# the engine's one line says why, on the first dump tried (kdump's).
+	[ -s "$run/stack.why" ] ||
+		{ grep -a -m1 '^stackov: ' "$tmp/stack.svg" || head -1 "$tmp/stack.err"; } >"$run/stack.why" || true
 done
 
 # ---- The log alone, as a user with no dump has it: stackov-log on the
