@@ -20,32 +20,21 @@
 #define EFLAGS_FIXED	0x2	/* bit 1 of EFLAGS is always set */
 #define NULL_PAGE	4096
 
-/* "func+0x48": @pc by name, its offset in hex as the kernel prints it. */
-static void sym_hex(struct stackov *s, uint64_t pc, char *buf, size_t len)
+/*
+ * "func+0x48": @pc by name, its offset in hex, as the kernel prints it:
+ * %pS for a pc (@back 0), %pB for a return address (@back 1: the
+ * function of the call before it; a call of a function that never
+ * returns may end its caller, and @pc is then the next one's start).
+ */
+static void sym_hex(struct stackov *s, uint64_t pc, int back, char *buf, size_t len)
 {
 	char name[128];
 	uint64_t start;
 
-	if (so_name(s, pc, name, sizeof(name), &start))
+	if (so_name(s, pc - back, name, sizeof(name), &start))
 		snprintf(buf, len, "%lx", (unsigned long)pc);
 	else
 		snprintf(buf, len, "%s+%#lx", name, (unsigned long)(pc - start));
-}
-
-/*
- * "func+0x48" for a return address, as the kernel's %pB prints one: the
- * function of the call before it (a call of a function that never
- * returns may end its caller: @ret is then the next one's start).
- */
-static void ret_hex(struct stackov *s, uint64_t ret, char *buf, size_t len)
-{
-	char name[128];
-	uint64_t start;
-
-	if (so_name(s, ret - 1, name, sizeof(name), &start))
-		snprintf(buf, len, "%lx", (unsigned long)ret);
-	else
-		snprintf(buf, len, "%s+%#lx", name, (unsigned long)(ret - start));
 }
 
 /* The target of the call that returns to @ret (e8 rel32): 0, or -1. */
@@ -171,7 +160,7 @@ static void canary(struct stackov *s, struct so_crash *c, const uint64_t *w, lon
 	long disp, off;
 
 	c->kind = SO_CRASH_CANARY;
-	ret_hex(s, ret, c->func, sizeof(c->func));
+	sym_hex(s, ret, 1, c->func, sizeof(c->func));
 	if (so_name(s, ret - 1, c->func_name, sizeof(c->func_name), &start))
 		return;
 	c->frame_lo = slot_ret + 8;
@@ -213,6 +202,7 @@ static long exception_frame(struct stackov *s, const uint64_t *w, long n, long w
 	long ip = so_moff(s, "pt_regs", "ip") / 8, cs = so_moff(s, "pt_regs", "cs") / 8,
 	     fl = so_moff(s, "pt_regs", "flags") / 8, sp = so_moff(s, "pt_regs", "sp") / 8,
 	     ss = so_moff(s, "pt_regs", "ss") / 8, i;
+
 	if (ip < 0 || cs < 0 || fl < 0 || sp < 0 || ss < 0 || words <= 0)
 		return -1;
 	for (i = n - words; i >= 0; i--) {
@@ -261,7 +251,7 @@ static void oops(struct stackov *s, struct so_crash *c, const uint64_t *w, long 
 	c->walk_ip = c->ip;
 	c->w.sp = c->sp;
 	c->walk_bp = r[so_moff(s, "pt_regs", "bp") / 8];
-	sym_hex(s, c->ip, c->func, sizeof(c->func));
+	sym_hex(s, c->ip, 0, c->func, sizeof(c->func));
 	/* the entry code's call of the handler returns just below the frame */
 	if (i > 0 && so_name(s, w[i - 1], c->entry, sizeof(c->entry), &start))
 		c->entry[0] = '\0';
@@ -327,7 +317,7 @@ out:
 	if (i >= 0) {
 		uint64_t p;
 
-		ret_hex(s, w[i], c->func, sizeof(c->func));
+		sym_hex(s, w[i], 1, c->func, sizeof(c->func));
 		c->have_walk = 1;
 		c->w.ret_start = 1;
 		c->walk_ip = w[i];

@@ -17,27 +17,45 @@ static long stack_used(struct stackov *s, uint64_t stack)
 	return left < 0 ? -1 : (long)so_thread_size(s) - left;
 }
 
-/* Each CPU's cached stacks (kernel/fork.c's cached_stacks[]). */
+/* The slots of each CPU's stack cache (kernel/fork.c's cached_stacks[]), 0 if none. */
+static long cache_slots(struct stackov *s)
+{
+	long slots = so_alen(s, "cached_stacks");
+
+	if (!so_has_sym(s, "cached_stacks"))
+		return 0;
+	return slots > 0 ? slots : 2;
+}
+
+/* The vm_struct cached in @cpu's slot @i: 0 with it, -1 if the slot is empty. */
+static int cache_slot(struct stackov *s, int cpu, long i, uint64_t *vm)
+{
+	uint64_t base;
+
+	if (so_percpu(s, "cached_stacks", cpu, &base) || so_u64(s, base + 8 * i, vm) || !*vm)
+		return -1;
+	return 0;
+}
+
+/* Each CPU's cached stacks. */
 int so_cmd_cached(struct stackov *s)
 {
-	uint64_t *tasks, base, vm, addr;
-	long n = so_all_tasks(s, &tasks), slots = so_alen(s, "cached_stacks"), t;
+	uint64_t *tasks, vm, addr;
+	long n = so_all_tasks(s, &tasks), slots = cache_slots(s), t, i;
 	struct so_task k;
-	int cpu, i, any = 0;
+	int cpu, any = 0;
 
-	if (!so_has_sym(s, "cached_stacks")) {
+	if (!slots) {
 		free(tasks);
 		return so_refuse(s, "this kernel has no cached_stacks (no CONFIG_VMAP_STACK)");
 	}
-	if (slots <= 0)
-		slots = 2;
 	for (cpu = 0; cpu < so_nr_cpus(s); cpu++)
 		for (i = 0; i < slots; i++) {
-			if (so_percpu(s, "cached_stacks", cpu, &base) || so_u64(s, base + 8 * i, &vm) || !vm)
+			if (cache_slot(s, cpu, i, &vm))
 				continue;
 			addr = 0;
 			so_u64(s, vm + so_moff(s, "vm_struct", "addr"), &addr);
-			so_printf(s, "cpu %d  slot %d  %lx..%lx  used %ld of %lu", cpu, i,
+			so_printf(s, "cpu %d  slot %ld  %lx..%lx  used %ld of %lu", cpu, i,
 				  (unsigned long)addr, (unsigned long)(addr + so_thread_size(s)),
 				  stack_used(s, addr), (unsigned long)so_thread_size(s));
 			for (t = 0; t < n; t++)
@@ -133,18 +151,14 @@ static int vmalloc_area(struct stackov *s, uint64_t addr, uint64_t *lo, uint64_t
 /* @addr in a CPU's cached stack (which no task owns): 0 with its bounds. */
 static int cached_slot(struct stackov *s, uint64_t addr, int *cpu_out, uint64_t *lo)
 {
-	long slots = so_alen(s, "cached_stacks");
-	uint64_t base, vm;
-	int cpu, i;
+	long slots = cache_slots(s), i;
+	uint64_t vm;
+	int cpu;
 
-	if (!so_has_sym(s, "cached_stacks"))
-		return -1;
-	if (slots <= 0)
-		slots = 2;
 	for (cpu = 0; cpu < so_nr_cpus(s); cpu++)
 		for (i = 0; i < slots; i++) {
-			if (so_percpu(s, "cached_stacks", cpu, &base) || so_u64(s, base + 8 * i, &vm) ||
-			    !vm || so_u64(s, vm + so_moff(s, "vm_struct", "addr"), lo))
+			if (cache_slot(s, cpu, i, &vm) ||
+			    so_u64(s, vm + so_moff(s, "vm_struct", "addr"), lo))
 				continue;
 			if (addr >= *lo && addr < *lo + so_thread_size(s)) {
 				*cpu_out = cpu;
