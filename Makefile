@@ -24,6 +24,9 @@
 #   make gdb-catch [SCENARIO=NAME]  boot, stop at the overflow in gdb, go on
 #   make crash [DUMP=out/<run>] [CRASH_ARGS="-s -i cmds.crash"]
 #   make report [DUMP=out/<run>]    the post-mortem of a run, again
+#   make postmortem VMCORE=path [VMLINUX=path] [MODULES=dir] [LOG=path]
+#                      the same post-mortem of a dump from elsewhere (a
+#                      kdump-tools dump.STAMP, a virsh or QEMU ELF dump)
 #   make readers       the dump readers of READERS (default trixie: Debian's
 #                      crash, gdb and drgn; sid: the newest; host: this
 #                      machine's, crash built from source), and their versions
@@ -61,7 +64,7 @@ export KERNEL LINUX VARIANT ACCEL APPEND READERS
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash readers readers-made report explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	crash readers readers-made report postmortem explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
 	bench-crashkernel bench-latency bench-explain bench-peers bench-doc soak bench-soak clean
 
 all: build
@@ -110,6 +113,9 @@ crash: readers-made
 
 report: readers-made
 	@vm/read/report.sh "$(DUMP)"
+
+postmortem: readers-made
+	@VMCORE="$(VMCORE)" VMLINUX="$(VMLINUX)" MODULES="$(MODULES)" LOG="$(LOG)" vm/postmortem.sh
 
 explain: deps
 	@LOG="$(LOG)" VMLINUX="$(VMLINUX)" MODULES="$(MODULES)" vm/explain.sh

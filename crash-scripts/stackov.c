@@ -6,9 +6,8 @@
  * engine, decides and words the verdict, as it does for gdb and drgn.
  *
  * Built with libstackov's sources, against the defs.h of the crash that
- * reads the dump (vm/builders/crash-ext.sh):
- *   gcc -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 \
- *	-I CRASH_SRC -I libstackov -o stackov.so stackov.c ENGINE.c -ldw -lelf -lz
+ * reads the dump (crash-scripts/Makefile; vm/builders/crash-ext.sh):
+ *   make -C crash-scripts CRASH_INCLUDE=/usr/include/crash CRASH_VERSION=9.0.0
  * then in crash: extend stackov.so; help stackov. With STACKOV_RECORD=FILE
  * in crash's environment, every answer crash gave is recorded into FILE,
  * for stackov-replay.
@@ -26,6 +25,14 @@ static struct command_table_entry command_table[] = {
 
 static void __attribute__((constructor)) stackov_init(void)
 {
+#ifdef STACKOV_CRASH_VERSION
+	/* Built against another crash's defs.h: its structures may differ. */
+	if (strcmp(pc->program_version, STACKOV_CRASH_VERSION)) {
+		error(INFO, "stackov: built for crash %s, this is crash %s; its defs.h may differ, so stackov is not loaded (rebuild it against this crash's defs.h)\n",
+		      STACKOV_CRASH_VERSION, pc->program_version);
+		return;
+	}
+#endif
 	register_extension(command_table);
 }
 

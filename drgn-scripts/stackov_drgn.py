@@ -17,6 +17,11 @@ the verdict, as it does in crash and gdb:
     -m  the overflowed stack drawn, top first; with -s, as SVG
 A dump with no overflow to explain gets one line, "stackov: ...", and
 exit status 1. STACKOV_RECORD=FILE records every answer drgn gave.
+
+Inside drgn's own command line, on the program drgn opened, with the same
+options (stackov-tools installs it as /usr/bin/stackov-drgn too):
+
+    drgn -c VMCORE -s VMLINUX stackov_drgn.py [OPTIONS] [-- PID | TASK]
 """
 import os
 import sys
@@ -115,8 +120,9 @@ def engine(prog, vmlinux, vmcore=None):
                           record=os.environ.get("STACKOV_RECORD") or None)
 
 
-def main(argv):
-    args = argv[1:]
+def parse(args):
+    """The options, the files and the task of a command line; None if it
+    is not one."""
     near = []
     if "-n" in args and "-u" in args:
         i = args.index("-n")
@@ -127,11 +133,14 @@ def main(argv):
     if "--" in rest:
         who = " ".join(rest[rest.index("--") + 1:][:1])
         rest = rest[:rest.index("--")]
-    if len(rest) < 2 or (len(opts) > 1 and sorted(opts) not in (["-j", "-u"], ["-m", "-s"])):
-        sys.exit(__doc__.strip())
-    opts += near
+    if len(opts) > 1 and sorted(opts) not in (["-j", "-u"], ["-m", "-s"]):
+        return None
+    return opts + near, rest, who
+
+
+def run(prog, vmlinux, vmcore, opts, who):
     try:
-        e = engine(open_dump(rest[0], rest[1:]), rest[1], rest[0])
+        e = engine(prog, vmlinux, vmcore)
         status, text = e.command(" ".join(["stackov"] + opts + ([who] if who else [])))
         e.close()
     except stackov.Refusal as err:
@@ -141,5 +150,31 @@ def main(argv):
     return 1 if status else 0
 
 
+def main(argv):
+    p = parse(argv[1:])
+    if p is None or len(p[1]) < 2:
+        sys.exit(__doc__.strip())
+    opts, rest, who = p
+    return run(open_dump(rest[0], rest[1:]), rest[1], rest[0], opts, who)
+
+
+def main_in_drgn(prog, argv):
+    """drgn -c VMCORE -s VMLINUX stackov_drgn.py: drgn's program, its
+    vmlinux (the main module's debug file) and its core."""
+    p = parse(argv[1:])
+    if p is None or p[1]:
+        sys.exit(__doc__.strip())
+    try:
+        vmlinux = prog.main_module().debug_file_path
+    except (AttributeError, LookupError):
+        vmlinux = None
+    if not vmlinux:
+        print("stackov: drgn has no vmlinux for this kernel (drgn -s VMLINUX)")
+        return 1
+    return run(prog, vmlinux, None, p[0], p[2])
+
+
 if __name__ == "__main__":
+    if "prog" in globals():  # run by drgn's command line, on its program
+        sys.exit(main_in_drgn(globals()["prog"], sys.argv))
     sys.exit(main(sys.argv))

@@ -21,10 +21,21 @@ in_crash() {
 }
 
 inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
-# shellcheck disable=SC2046 # one word a file
-gcc -Wall -Wextra -shared -fPIC -fvisibility=hidden -nostartfiles -DX86_64 -I "$inc" -I "$LAB_ROOT/libstackov" \
-	-o "$s/stackov.so" "$LAB_ROOT"/crash-scripts/*.c $(engine_sources) -ldw -lelf -lz 2>"$s/gcc.err"
-check "the extension builds with no warnings at -Wall -Wextra" sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
+make -s -B -C "$LAB_ROOT/crash-scripts" O="$s" CRASH_INCLUDE="$inc" CFLAGS=-O2 >"$s/gcc.err" 2>&1 || true
+check "the extension builds with no warnings at -Wall -Wextra -Werror (crash-scripts/Makefile)" \
+	sh -c "[ -s '$s/stackov.so' ] && [ ! -s '$s/gcc.err' ]"
+# Built for another crash (CRASH_VERSION): crash's extend refuses it in
+# one line naming both versions, and no stackov command is there.
+mkdir -p "$s/other"
+make -s -B -C "$LAB_ROOT/crash-scripts" O="$s/other" CRASH_INCLUDE="$inc" CRASH_VERSION=0.0.1 CFLAGS=-O2 >"$s/other.err" 2>&1 || true
+crash_bin=$("$LAB_ROOT/vm/builders/readers.sh" crash)
+printf 'extend %s\nstackov\nq\n' "$s/other/stackov.so" >"$s/other.crash"
+HOME=$s timeout 300 "$crash_bin" -s -i "$s/other.crash" "$good/vmlinux" "$good/vmcore" >"$s/other.out" 2>&1 </dev/null || true
+sed 's/^/    /' "$s/other.out" | head -4
+check "an extension built for another crash refuses to load, naming both versions" \
+	grep -q "^extend: stackov: built for crash 0.0.1, this is crash $("$LAB_ROOT/vm/builders/readers.sh" | sed -n "s/^crash //p");" "$s/other.out"
+check "an extension built for another crash adds no stackov command" \
+	sh -c "! grep -q '^stack overflow: ' '$s/other.out'"
 
 in_crash help "$good" "help stackov"
 check "help stackov: NAME, SYNOPSIS, DESCRIPTION and EXAMPLE, as crash's own" sh -c \

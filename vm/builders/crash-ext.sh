@@ -3,8 +3,8 @@
 # (crash-scripts/stackov.c, crash's adapter, with libstackov/'s engine, one
 # .so), built into the cache against the defs.h of READERS's crash
 # (vm/builders/readers.sh: Debian's package ships it, the host's build has
-# it in its source), with -Wall -Wextra -Werror; one a READERS, rebuilt
-# when the source or that crash changes.
+# it in its source) by crash-scripts/Makefile, for that crash's version
+# only; one a READERS, rebuilt when the source or that crash changes.
 set -eu
 # shellcheck source=vm/lib.sh
 . "$(dirname -- "$0")/../lib.sh"
@@ -17,15 +17,12 @@ inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
 [ -f "$inc/defs.h" ] || die "$READERS's crash has no defs.h in $inc"
 so=$STACKOV_CACHE/crash-ext/$READERS/stackov.so
 # shellcheck disable=SC2086 # one word a file
-key=$(hash_files "$src"/*.c $engine "$lib"/*.h "$inc/defs.h" "$crash")
+key=$(hash_files "$src"/*.c "$src"/Makefile $engine "$lib"/*.h "$inc/defs.h" "$crash")
 if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then
 	mkdir -p "$(dirname "$so")"
-	remove_on_exit "$so.tmp.$$"
-	# shellcheck disable=SC2086 # one word a file
-	gcc -Wall -Wextra -Werror -O2 -std=gnu11 -shared -fPIC -fvisibility=hidden -nostartfiles \
-		-DX86_64 -I "$inc" -I "$lib" -o "$so.tmp.$$" "$src"/*.c $engine -ldw -lelf -lz ||
+	ver=$("$LAB_ROOT/vm/builders/readers.sh" | sed -n 's/^crash //p')
+	make -s -B -C "$src" O="$(dirname "$so")" CRASH_INCLUDE="$inc" CRASH_VERSION="$ver" CFLAGS=-O2 >&2 ||
 		die "the stackov extension failed to build"
-	mv "$so.tmp.$$" "$so"
 	echo "$key" >"$so.key"
 fi
 echo "$so"

@@ -15,6 +15,9 @@ if [ -d "$dump" ]; then
 elif [ -e "$dump" ]; then
 	vmcore=$(readlink -f "$dump")
 	dir=$(dirname "$vmcore")
+	# A link to a dump from elsewhere (make postmortem): the run
+	# directory, with its vmlinux and modules, is the link's.
+	[ -f "$dir/vmlinux" ] || dir=$(dirname "$dump")
 else
 	die "no dump at '$dump' (no such file or directory)"
 fi

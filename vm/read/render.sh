@@ -107,7 +107,14 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 # ---- report.txt
 {
 	echo "stackov-lab post-mortem of $(basename "$run")"
-	jq -r '"variant: " + .kernel.variant, "accel: " + .accel, "cmdline: " + (.boots[0].cmdline // "")' "$run/run.json"
+	jq -r 'if .postmortem then .postmortem as $p |
+		"dump: " + $p.vmcore.path + " (" + $p.vmcore.format + ", " + $p.vmcore.from + ")",
+		"kernel: " + .kernel.release + " " + .kernel.version + " (build id " + .kernel.build_id + ")",
+		"vmlinux: " + $p.vmlinux.path + " (" + $p.vmlinux.from + ")",
+		"modules: " + (if $p.modules.dir then $p.modules.dir + " (" + $p.modules.from + "): " +
+			([$p.modules.linked[].name] | join(" ")) else "none given" end),
+		"log: " + (if $p.log.path then $p.log.path + " (" + $p.log.from + ")" else $p.log.from end)
+	else "variant: " + .kernel.variant, "accel: " + .accel, "cmdline: " + (.boots[0].cmdline // "") end' "$run/run.json"
 	cat "$tmp/bad"
 	echo "readers: $readers"
 	if [ "$refusal" = 1 ] || { [ -s "$tmp/verdict" ] && [ "$overflow" = 0 ]; }; then
@@ -129,8 +136,10 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 		section "the kernel's log, read from ${dm%.dmesg}"
 		klog "$run/$dm"
 	done
-	section "console.log (with kdump the oops never reaches the console)"
-	klog "$run/console.log"
+	if [ -f "$run/console.log" ]; then
+		section "console.log (with kdump the oops never reaches the console)"
+		klog "$run/console.log"
+	fi
 	jq -r '.readers[] | [.reader, .file, .status, .output, (.why // "")] | @tsv' "$R" |
 		while IFS='	' read -r r f s out why; do
 			section "$(label "$r" "$f")"
@@ -139,6 +148,7 @@ crashv=$(jq -r '.versions.crash // "?"' "$R")
 			limited) echo "!!! $(label "$r" "$f") met crash's own limitations (see the end of the report)" ;;
 			error) echo "!!! $(label "$r" "$f") reported an error ($why)" ;;
 			failed) echo "!!! $(label "$r" "$f") FAILED ($why)" ;;
+			skipped) echo "--- $(label "$r" "$f") skipped ($why)" ;;
 			esac
 		done
 	section "stackov's verdict, from each reader (stackov -j)"
@@ -219,6 +229,8 @@ fi
 echo "full report (crash on both dumps, gdb, drgn): $rep"
 [ -n "$limits" ] && echo "$limits" | sed "s/^/crash's own limitation (not the lab's readers), /"
 [ -n "$errors" ] && echo "reader errors: $errors"
+skipped=$(by_status skipped)
+[ -n "$skipped" ] && echo "readers skipped: $skipped"
 if [ -n "$failed" ]; then
 	echo "FAILED readers: $failed"
 	exit 1

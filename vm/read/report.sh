@@ -22,7 +22,9 @@ set -eu
 . "$(dirname -- "$0")/../lib.sh"
 
 run=${1:?usage: report.sh RUN_DIR}
-{ [ -f "$run/console.log" ] && rec_has "$run"; } || die "$run is not a run directory (no console.log and run.json)"
+# A lab run, or a user's dump set up by vm/postmortem.sh (no console).
+rec_has "$run" && { [ -f "$run/console.log" ] || [ -n "$(rec_get "$run" .postmortem.vmcore.path)" ]; } ||
+	die "$run is not a run directory (no console.log and run.json)"
 run=$(CDPATH='' cd -- "$run" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
@@ -259,6 +261,14 @@ lane() {
 	fi
 	if readable "$d.elf"; then
 		step gdb "$d" "$d.elf" '^#0 ' gdb_on_elf "$run/$d.elf" "$d"
+	elif readable "$d" && [ "$(rec_get "$run" '.dumps[] | select(.name == $n) | .format' --arg n "$d")" = kdump ] &&
+		[ -n "$(rec_get "$run" .postmortem.vmcore.path)" ]; then
+		# A user's kdump-compressed dump: gdb reads ELF cores only, and
+		# makedumpfile turns no kdump file into one (-E is for /proc/vmcore).
+		echo "gdb skipped: gdb reads ELF dumps only, and $d is kdump-compressed" >"$run/reader-gdb-$d.out"
+		jq -nc --arg d "$d" '{reader: "gdb", dump: $d, file: $d, status: "skipped", exit: 0,
+			why: "gdb reads ELF dumps only, and this one is kdump-compressed", limitations: [],
+			output: ("reader-gdb-" + $d + ".out"), verdict: null}' >>"$tmp/readers.jsonl"
 	fi
 	f=$d
 	[ "$d" = vmcore ] || f=$d.elf

@@ -6,9 +6,18 @@
  * its segments. With VMLINUX, also that it is the kernel that wrote the
  * dump: the BUILD-ID in the dump's VMCOREINFO is VMLINUX's GNU build id,
  * and a dump without VMCOREINFO is refused. Exit 0 if whole (and
- * matching), 1 with the reason if not.
+ * matching), 1 with the reason if not. A kdump file that makedumpfile
+ * marked incomplete (it stopped writing: no space left) is truncated,
+ * whatever its size.
+ *
+ * With -i, say which kernel wrote the dump instead, a "key=value" a line:
+ * format (kdump or elf), build_id and release (from VMCOREINFO), version
+ * (uname -v: the kdump header's copy of init_uts_ns, or init_uts_ns read
+ * from an ELF dump's memory through VMCOREINFO's symbol and phys_base).
+ * A value the dump does not hold is left empty.
  *
  *   vmcore-check FILE [VMLINUX]
+ *   vmcore-check -i FILE
  */
 #include <elf.h>
 #include <endian.h>
@@ -39,6 +48,9 @@ struct disk_dump_header {
 	uint32_t current_cpu;
 	int32_t nr_cpus;
 };
+
+/* makedumpfile's disk_dump_header.status: it stopped before the end. */
+#define DUMP_DH_COMPRESSED_INCOMPLETE 0x8
 
 struct page_desc {
 	int64_t offset;
@@ -80,6 +92,9 @@ static int check_kdump(int fd)
 	if (read_at(fd, &h, sizeof(h), 0))
 		return bad("truncated: %llu bytes, shorter than a kdump header (%llu)",
 			   file_size, (unsigned long long)sizeof(h));
+	if (h.status & DUMP_DH_COMPRESSED_INCOMPLETE)
+		return bad("truncated: makedumpfile marked it incomplete (it stopped writing, e.g. out of space), %llu bytes",
+			   file_size);
 	bs = h.block_size;
 	if (bs < 512 || bs > 65536 || h.sub_hdr_size < 0)
 		return bad("corrupt kdump header: block size %llu, sub-header %llu blocks",
@@ -120,15 +135,31 @@ static int check_kdump(int fd)
 	return 0;
 }
 
+/*
+ * The number of program headers: with more than 65534 (QEMU's dump of a
+ * KASLR kernel), e_phnum is PN_XNUM and section header 0 holds it.
+ */
+static unsigned long elf_phnum(int fd, const Elf64_Ehdr *eh)
+{
+	Elf64_Shdr sh;
+
+	if (eh->e_phnum != PN_XNUM)
+		return eh->e_phnum;
+	if (!eh->e_shoff || read_at(fd, &sh, sizeof(sh), eh->e_shoff))
+		return PN_XNUM;
+	return sh.sh_info;
+}
+
 static int check_elf(int fd)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
-	int i;
+	unsigned long i, n;
 
 	if (read_at(fd, &eh, sizeof(eh), 0) || eh.e_ident[EI_CLASS] != ELFCLASS64)
 		return bad("not a 64-bit ELF core (%llu bytes)", file_size);
-	for (i = 0; i < eh.e_phnum; i++) {
+	n = elf_phnum(fd, &eh);
+	for (i = 0; i < n; i++) {
 		if (read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
 			return bad("truncated: %llu bytes, program header %llu is missing",
 				   file_size, (unsigned long long)i);
@@ -151,12 +182,14 @@ static int walk_notes(int fd, note_fn *fn, void *arg)
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	char *buf;
-	int i, ret = 0;
+	unsigned long i, n;
+	int ret = 0;
 
 	if (read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64)
 		return -1;
-	for (i = 0; i < eh.e_phnum && !ret; i++) {
+	n = elf_phnum(fd, &eh);
+	for (i = 0; i < n && !ret; i++) {
 		unsigned long long pos = 0;
 
 		if (read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
@@ -198,27 +231,41 @@ static int gnu_build_id(const char *name, uint32_t type, const char *desc,
 	return 1;
 }
 
-/* VMCOREINFO's BUILD-ID= and OSRELEASE= values, from its text. */
-static void info_values(const char *text, size_t len, char *id, char *rel)
+struct info {
+	char id[ID_MAX], rel[65], ver[65];
+	unsigned long long uts;		/* SYMBOL(init_uts_ns) */
+	long long phys_base;		/* NUMBER(phys_base) */
+	int found;
+};
+
+/*
+ * VMCOREINFO's BUILD-ID=, OSRELEASE=, SYMBOL(init_uts_ns)= and
+ * NUMBER(phys_base)= values, from its text.
+ */
+static void info_values(const char *text, size_t len, struct info *in)
 {
 	const char *p = text, *end = text + len;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t l = (nl ? nl : end) - p;
+		char v[80];
 
 		if (l > 9 && !memcmp(p, "BUILD-ID=", 9))
-			snprintf(id, ID_MAX, "%.*s", (int)(l - 9), p + 9);
+			snprintf(in->id, ID_MAX, "%.*s", (int)(l - 9), p + 9);
 		if (l > 10 && !memcmp(p, "OSRELEASE=", 10))
-			snprintf(rel, 65, "%.*s", (int)(l - 10), p + 10);
+			snprintf(in->rel, sizeof(in->rel), "%.*s", (int)(l - 10), p + 10);
+		if (l > 20 && l < 80 && !memcmp(p, "SYMBOL(init_uts_ns)=", 20)) {
+			snprintf(v, sizeof(v), "%.*s", (int)(l - 20), p + 20);
+			in->uts = strtoull(v, NULL, 16);
+		}
+		if (l > 18 && l < 80 && !memcmp(p, "NUMBER(phys_base)=", 18)) {
+			snprintf(v, sizeof(v), "%.*s", (int)(l - 18), p + 18);
+			in->phys_base = strtoll(v, NULL, 10);
+		}
 		p += l + 1;
 	}
 }
-
-struct info {
-	char id[ID_MAX], rel[65];
-	int found;
-};
 
 static int vmcoreinfo_note(const char *name, uint32_t type, const char *desc,
 			   uint32_t len, void *arg)
@@ -228,7 +275,7 @@ static int vmcoreinfo_note(const char *name, uint32_t type, const char *desc,
 	(void)type;
 	if (strcmp(name, "VMCOREINFO"))
 		return 0;
-	info_values(desc, len, in->id, in->rel);
+	info_values(desc, len, in);
 	in->found = 1;
 	return 1;
 }
@@ -246,16 +293,83 @@ static void kdump_vmcoreinfo(int fd, struct info *in)
 		return;
 	text = malloc(where[1]);
 	if (text && !read_at(fd, text, where[1], where[0])) {
-		info_values(text, where[1], in->id, in->rel);
+		info_values(text, where[1], in);
 		in->found = 1;
 	}
 	free(text);
 }
 
+/* __START_KERNEL_map: the kernel image's virtual base on x86_64. */
+#define KERNEL_MAP 0xffffffff80000000ULL
+#define UTS_LEN 65
+
+/*
+ * init_uts_ns's version (uname -v), read from the memory of the ELF dump
+ * on @fd: its address from VMCOREINFO, made physical with phys_base, in
+ * the PT_LOAD that holds it. struct uts_namespace starts with its name
+ * (since 5.11; a struct kref before it until then): the name is where
+ * "Linux" is, within the first 16 bytes.
+ */
+static void elf_uts_version(int fd, struct info *in)
+{
+	unsigned char uts[16 + 4 * UTS_LEN];
+	unsigned long long phys;
+	unsigned long i, n;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int off;
+
+	if (in->uts < KERNEL_MAP || read_at(fd, &eh, sizeof(eh), 0))
+		return;
+	phys = in->uts - KERNEL_MAP + in->phys_base;
+	n = elf_phnum(fd, &eh);
+	for (i = 0; i < n; i++) {
+		if (read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
+			return;
+		if (ph.p_type == PT_LOAD && phys >= ph.p_paddr &&
+		    phys + sizeof(uts) <= ph.p_paddr + ph.p_filesz)
+			break;
+	}
+	if (i == n || read_at(fd, uts, sizeof(uts), ph.p_offset + phys - ph.p_paddr))
+		return;
+	for (off = 0; off <= 16; off += 4) {
+		if (!memcmp(uts + off, "Linux", 6)) {
+			snprintf(in->ver, sizeof(in->ver), "%.*s", UTS_LEN - 1,
+				 (char *)uts + off + 3 * UTS_LEN);
+			return;
+		}
+	}
+}
+
+/*
+ * Which kernel wrote the dump on @fd: -i's lines. makedumpfile copies
+ * init_uts_ns into its header; QEMU's kdump writer leaves it empty.
+ */
+static int identify(int fd, int kdump)
+{
+	struct info in = { 0 };
+	struct disk_dump_header h;
+
+	if (kdump) {
+		kdump_vmcoreinfo(fd, &in);
+		if (!read_at(fd, &h, sizeof(h), 0)) {
+			if (h.utsname[2][0])
+				snprintf(in.rel, sizeof(in.rel), "%.64s", h.utsname[2]);
+			snprintf(in.ver, sizeof(in.ver), "%.64s", h.utsname[3]);
+		}
+	} else {
+		walk_notes(fd, vmcoreinfo_note, &in);
+		elf_uts_version(fd, &in);
+	}
+	printf("format=%s\nbuild_id=%s\nrelease=%s\nversion=%s\n",
+	       kdump ? "kdump" : "elf", in.id, in.rel, in.ver);
+	return 0;
+}
+
 /* Is @vmlinux the kernel that wrote the dump on @fd? */
 static int check_match(int fd, int kdump, const char *vmlinux)
 {
-	struct info in = { "", "", 0 };
+	struct info in = { 0 };
 	char have[ID_MAX] = "";
 	int vfd;
 
@@ -283,10 +397,15 @@ int main(int argc, char **argv)
 {
 	char sig[8];
 	struct stat st;
-	int fd, ret;
+	int fd, ret, id = 0;
 
-	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: vmcore-check FILE [VMLINUX]\n");
+	if (argc == 3 && !strcmp(argv[1], "-i")) {
+		id = 1;
+		argv++;
+		argc--;
+	}
+	if ((argc != 2 && argc != 3) || (id && argc != 2)) {
+		fprintf(stderr, "usage: vmcore-check FILE [VMLINUX] | -i FILE\n");
 		return 2;
 	}
 	file = argv[1];
@@ -300,7 +419,11 @@ int main(int argc, char **argv)
 		return bad("is empty (0 bytes)");
 	if (read_at(fd, sig, sizeof(sig), 0))
 		return bad("truncated: %llu bytes", file_size);
-	if (!memcmp(sig, "KDUMP   ", 8))
+	if (!memcmp(sig, "makedumpfile", 8))
+		ret = bad("is makedumpfile's flattened format (-F): makedumpfile -R turns it into a dump file");
+	else if (id && (!memcmp(sig, "KDUMP   ", 8) || !memcmp(sig, ELFMAG, SELFMAG)))
+		ret = identify(fd, !memcmp(sig, "KDUMP   ", 8));
+	else if (!memcmp(sig, "KDUMP   ", 8))
 		ret = check_kdump(fd);
 	else if (!memcmp(sig, ELFMAG, SELFMAG))
 		ret = check_elf(fd);
