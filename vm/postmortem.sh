@@ -42,7 +42,7 @@ format=$(field format) build_id=$(field build_id) release=$(field release) versi
 # Where this kernel's vmlinux is, for the one line that asks for it.
 pkg=''
 case $release in
-*-amd64 | *-cloud-amd64 | *-rt-amd64) pkg="linux-image-$release-dbg" ;;
+*-amd64) pkg="linux-image-$release-dbg" ;;
 esac
 want="the kernel that wrote it is $release${build_id:+, build id $build_id}"
 if [ -n "$pkg" ]; then

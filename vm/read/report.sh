@@ -23,8 +23,9 @@ set -eu
 
 run=${1:?usage: report.sh RUN_DIR}
 # A lab run, or a user's dump set up by vm/postmortem.sh (no console).
-rec_has "$run" && { [ -f "$run/console.log" ] || [ -n "$(rec_get "$run" .postmortem.vmcore.path)" ]; } ||
+if ! rec_has "$run" || { [ ! -f "$run/console.log" ] && [ -z "$(rec_get "$run" .postmortem.vmcore.path)" ]; }; then
 	die "$run is not a run directory (no console.log and run.json)"
+fi
 run=$(CDPATH='' cd -- "$run" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stackov-report.XXXXXX")
 remove_on_exit "$tmp"
