@@ -27,6 +27,8 @@
 #   make postmortem VMCORE=path [VMLINUX=path] [MODULES=dir] [LOG=path]
 #                      the same post-mortem of a dump from elsewhere (a
 #                      kdump-tools dump.STAMP, a virsh or QEMU ELF dump)
+#   make deb           the readers as a Debian package, built and
+#                      lintian-checked in a trixie root: out/deb/*.deb
 #   make readers       the dump readers of READERS (default trixie: Debian's
 #                      crash, gdb and drgn; sid: the newest; host: this
 #                      machine's, crash built from source), and their versions
@@ -64,7 +66,7 @@ export KERNEL LINUX VARIANT ACCEL APPEND READERS
 BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
-	crash readers readers-made report postmortem explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
+	crash readers readers-made report postmortem deb explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
 	bench-crashkernel bench-latency bench-explain bench-peers bench-doc soak bench-soak clean
 
 all: build
@@ -113,6 +115,9 @@ crash: readers-made
 
 report: readers-made
 	@vm/read/report.sh "$(DUMP)"
+
+deb: deps
+	@vm/builders/deb.sh
 
 postmortem: readers-made
 	@VMCORE="$(VMCORE)" VMLINUX="$(VMLINUX)" MODULES="$(MODULES)" LOG="$(LOG)" vm/postmortem.sh

@@ -4,8 +4,9 @@
 with its own view of the kernel, and the engine, libstackov.so, does the
 rest and says it in its words, the same as crash's extension.
 
-The library is $STACKOV_LIB, else libstackov.so beside this file, else in
-the lab's cache ($STACKOV_CACHE/bin, ~/.cache/stackov-lab/bin), which
+The library is $STACKOV_LIB, else libstackov.so beside this file, else
+where the stackov-tools package installs it, else in the lab's cache
+($STACKOV_CACHE/bin, ~/.cache/stackov-lab/bin), which
 vm/builders/host-tools.sh libstackov builds.
 """
 import ctypes
@@ -29,6 +30,10 @@ class _Target(_c.Structure):
                 ("cpu_regs", REGS), ("walk_on_fault", _c.c_int), ("vmlinux", _c.c_char_p)]
 
 
+# Where the stackov-tools package puts it (debian/stackov-tools.install).
+INSTALLED = "/usr/lib/stackov-tools/libstackov.so"
+
+
 def library_path():
     env = os.environ.get("STACKOV_LIB")
     if env:
@@ -36,6 +41,8 @@ def library_path():
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libstackov.so")
     if os.path.exists(here):
         return here
+    if os.path.exists(INSTALLED):
+        return INSTALLED
     cache = os.environ.get("STACKOV_CACHE") or os.path.join(
         os.environ.get("HOME", "/root"), ".cache", "stackov-lab")
     return os.path.join(cache, "bin", "libstackov.so")

@@ -248,6 +248,24 @@ crash_include() {
 	die "no crash defs.h next to $1 or in /usr/include/crash"
 }
 
+# chroot_run ROOT CMD...: CMD in the Debian root ROOT (vm/builders/chroot.sh),
+# with a plain environment and /proc mounted in a mount namespace of its
+# own (unshare): the mount ends with CMD, however CMD ends.
+chroot_run() {
+	cr_root=$1
+	shift
+	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+		unshare --mount --propagation private sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$cr_root" "$@"
+}
+
+# verdict_text FILE: stackov's verdict text in a reader's output FILE, from
+# its "stack overflow: " or "no stack overflow: " line to the last line
+# indented under it (what report.sh keeps as stackov-READER-DUMP.txt).
+verdict_text() {
+	sed -n '/^\(no \)\{0,1\}stack overflow: /,/^[^ ]/p' "$1" |
+		sed '/^[^ ]/{/^\(no \)\{0,1\}stack overflow: /!d}'
+}
+
 # engine_sources: libstackov's C files that make the engine (all but
 # stackov-replay's main), one a word, as a reader compiles them in.
 engine_sources() {

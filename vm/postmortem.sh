@@ -117,7 +117,6 @@ else
 fi
 
 # The modules the log names, from MODULES (a name's - and _ are one).
-: >"$run/modules.txt"
 if [ -n "$MODULES" ] && [ -f "$run/vmcore.dmesg" ]; then
 	sed -n 's/.*Modules linked in: *//p' "$run/vmcore.dmesg" | tr ' ' '\n' |
 		sed 's/(.*//; s/\[.*//' | grep -E '^[A-Za-z0-9_-]+$' | tr - _ | sort -u |
@@ -129,9 +128,12 @@ if [ -n "$MODULES" ] && [ -f "$run/vmcore.dmesg" ]; then
 			*.xz) xz -dc "$ko" >"$run/$m.ko" ;;
 			*) ln -s "$ko" "$run/$m.ko" ;;
 			esac
-			echo "$m $ko"
-		done >"$run/modules.txt"
+		done
 fi
+# What the readers will load: the .ko files the run directory holds.
+for ko in "$run"/*.ko; do
+	if [ -s "$ko" ]; then echo "$(basename "$ko" .ko) $(readlink -f "$ko")"; fi
+done >"$run/modules.txt"
 say "modules: $(wc -l <"$run/modules.txt") of those the log names, from ${MODULES:-no MODULES}"
 
 size=$(stat -L -c %s "$VMCORE")

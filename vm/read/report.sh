@@ -150,8 +150,7 @@ step() {
 		{ rm -f "$v.json"; status=error; why="its stackov -j line is not JSON"; } ;;
 	stackov:*) jq -nc --arg l "$line" '{refusal: $l}' >"$v.json" ;;
 	esac
-	sed -n '/^\(no \)\{0,1\}stack overflow: /,/^[^ ]/p' "$out" |
-		sed '/^[^ ]/{/^\(no \)\{0,1\}stack overflow: /!d}' >"$v.txt"
+	verdict_text "$out" >"$v.txt"
 	[ -s "$v.txt" ] || rm -f "$v.txt"
 	# Every stack's headroom (stackov -u -j): RUN/headroom-READER-DUMP.json.
 	h=$run/headroom-$r-$d.json
