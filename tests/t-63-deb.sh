@@ -57,7 +57,9 @@ rm -rf "$R"
 cp -a "$croot" "$R"
 cp "$deb" "$R/tmp/"
 rc=0
-chroot_run "$R" apt-get install -y -q "/tmp/${deb##*/}" >"$LAB_OUT/deb-install.log" 2>&1 || rc=$?
+# Today's lists (the cached root's may name versions the mirror dropped).
+chroot_run "$R" apt-get update -q >"$LAB_OUT/deb-install.log" 2>&1 || rc=$?
+chroot_run "$R" apt-get install -y -q "/tmp/${deb##*/}" >>"$LAB_OUT/deb-install.log" 2>&1 || rc=$?
 tail -3 "$LAB_OUT/deb-install.log" | sed 's/^/    /'
 st=$(chroot_run "$R" dpkg-query -W -f='${db:Status-Status}' stackov-tools 2>/dev/null || true)
 check "apt installs the .deb into a clean trixie root (dpkg: $st)" sh -c "[ $rc = 0 ] && [ '$st' = installed ]"
