@@ -108,15 +108,17 @@ one_line() { # NAME PATTERN: pm-NAME.out has one line of its own, matching
 	sed 's/^/    /' "$LAB_OUT/pm-$1.out" | head -2
 }
 last=$pm
+# The release as an ERE (6.12's has a +).
+rre=$(printf '%s' "$rel" | sed 's/[.+]/\\&/g')
 other=$STACKOV_CACHE/build/vmap/vmlinux
 if [ -f "$other" ]; then
 	pm wrong "$dump" VMLINUX="$other"
-	one_line wrong "is not the kernel of this dump: the dump's build id is $id \($rel\), vmlinux's $(bid "$other"); .*linux-image-$rel-dbg"
+	one_line wrong "is not the kernel of this dump: the dump's build id is $id \($rre\), vmlinux's $(bid "$other"); .*linux-image-$rre-dbg"
 else
 	skip "a wrong vmlinux" "no lab vmlinux at $other (t-02 builds it)"
 fi
 pm none "$dump" VMLINUX=
-one_line none "^postmortem.sh: error: no VMLINUX given, and none at /usr/lib/debug/boot/vmlinux-$rel: .*build id $id; Debian ships its vmlinux in linux-image-$rel-dbg"
+one_line none "^postmortem.sh: error: no VMLINUX given, and none at /usr/lib/debug/boot/vmlinux-$rre: .*build id $id; Debian ships its vmlinux in linux-image-$rre-dbg"
 head -c "$(($(stat -L -c %s "$dump") / 2))" "$dump" >"$root/cut"
 pm cut "$root/cut" VMLINUX="$root/usr/lib/debug/boot/vmlinux-$rel"
 one_line cut "truncated: "
