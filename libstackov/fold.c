@@ -63,6 +63,60 @@ void stackov_cycle_words(const char * const *names, int start, int period, int r
 		snprintf(buf + n, len - n, " (%ld bytes per cycle)", cyc_bytes);
 }
 
+/* @a and @b, compared as names without gcc's suffixes (.cold, .isra.0). */
+static int plain_cmp(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "."), lb = strcspn(b, ".");
+	int c = strncmp(a, b, la < lb ? la : lb);
+
+	return c ? c : (la > lb) - (la < lb);
+}
+
+void stackov_signature(const char * const *names, int n, int start, int period, int reps,
+		       const char *what, char *buf, size_t len)
+{
+	const char *c[SO_MAX_PERIOD];
+	size_t k = 0;
+	int i, j, r = 0, best = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (reps && period > 0 && period <= SO_MAX_PERIOD) {
+		/* In call order: the frames run callee first. */
+		for (i = 0; i < period; i++)
+			c[i] = names[start + period - 1 - i];
+		for (r = 1; r < period; r++)
+			for (i = 0; i < period; i++) {
+				int d = plain_cmp(c[(r + i) % period], c[(best + i) % period]);
+
+				if (d) {
+					if (d < 0)
+						best = r;
+					break;
+				}
+			}
+		k = snprintf(buf, len, "%s in ", what);
+		for (i = 0; i < period && k < len; i++)
+			k += snprintf(buf + k, len - k, "%s%.*s", i ? " -> " : "",
+				      (int)strcspn(c[(best + i) % period], "."), c[(best + i) % period]);
+		return;
+	}
+	/* No cycle: the deepest function that comes back, else the deepest. */
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n && plain_cmp(names[i], names[j]); j++)
+			;
+		if (j < n)
+			break;
+	}
+	if (i == n)
+		i = 0;
+	if (n)
+		snprintf(buf, len, "%s in %.*s", what, (int)strcspn(names[i], "."), names[i]);
+	else
+		snprintf(buf, len, "%s", what);
+}
+
 void so_fold(struct so_walk *w)
 {
 	static const char *names[SO_MAX_FRAMES];

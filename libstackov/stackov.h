@@ -112,6 +112,15 @@ STACKOV_API void stackov_fold(const char * const *names, const long *bytes, int 
 		  int *reps, long *cyc_bytes);
 STACKOV_API void stackov_cycle_words(const char * const *names, int start, int period, int reps,
 			 long cyc_bytes, char *buf, size_t len);
+/*
+ * The title reports of one bug are grouped by: "WHAT in a -> b -> c", the
+ * cycle in call order from the rotation that is smallest, name by name
+ * (gcc's suffixes aside), so that any turn a trace shows of one cycle
+ * gives one title; without a cycle, "WHAT in f", f the deepest function
+ * that comes back in @names (deepest first), else the deepest.
+ */
+STACKOV_API void stackov_signature(const char * const *names, int n, int start, int period, int reps,
+				   const char *what, char *buf, size_t len);
 /* @s as a JSON string body: ", \ and every byte below 0x20 or above
  * 0x7e escaped as \u00XX.
  */
