@@ -699,7 +699,7 @@ unsigned long sl_thread_size(const struct sl_report *r)
 {
 	if (r->have_bounds && r->hi - r->lo >= 4096 && r->hi - r->lo <= 65536)
 		return r->hi - r->lo;
-	return 16384;	/* x86-64's THREAD_SIZE without KASAN */
+	return r->kasan ? 32768 : 16384;	/* x86-64's THREAD_SIZE, KASAN's doubled */
 }
 
 void sl_frames_close(void)

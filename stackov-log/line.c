@@ -55,8 +55,54 @@ static size_t caller_id(const char *s, char *id, size_t len)
 }
 
 /*
- * The kernel's own words of @line, in place: no line end, no "<4>" level,
- * no timestamp, no "host kernel: " of syslog; the caller id, if any, in
+ * dmesg -x's "kern  :warn  : ", dmesg --decode's facility and level; its
+ * length or 0.
+ */
+static size_t facility_level(const char *s)
+{
+	static const char * const level[] = {
+		"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+	};
+	const char *p = s, *l;
+	size_t i, n;
+
+	while (islower((unsigned char)*p))
+		p++;
+	if (p == s || p - s > 8)
+		return 0;
+	while (*p == ' ')
+		p++;
+	if (*p++ != ':')
+		return 0;
+	l = p;
+	while (islower((unsigned char)*p))
+		p++;
+	n = p - l;
+	while (*p == ' ')
+		p++;
+	if (*p != ':' || p[1] != ' ')
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(level); i++)
+		if (strlen(level[i]) == n && !strncmp(l, level[i], n))
+			return p + 2 - s;
+	return 0;
+}
+
+/* dmesg -T's "[Mon Dec  5 12:00:00 2022]"; its length or 0. */
+static size_t wall_time(const char *s)
+{
+	int a, b, c, d, n = 0;
+	char wd[4], mon[4];
+
+	if (sscanf(s, "[%3[A-Za-z] %3[A-Za-z] %d %d:%d:%d %*d]%n", wd, mon, &a, &b, &c, &d, &n) == 6 && n)
+		return n;
+	return 0;
+}
+
+/*
+ * The kernel's own words of @line, in place: no line end, no mail quote
+ * ("> ", "> > "), no "<4>" level, no dmesg -x facility and level, no
+ * timestamp, no "host kernel: " of syslog; the caller id, if any, in
  * @caller. Leading blanks are kept: trace entries are indented.
  */
 char *sl_plain(char *line, char *caller, size_t clen)
@@ -67,6 +113,16 @@ char *sl_plain(char *line, char *caller, size_t clen)
 	l = strcspn(s, "\r\n");
 	s[l] = '\0';
 	caller[0] = '\0';
+	/* A mail reply's quote, at any depth: ">", and one blank after each. */
+	while (*s == '>') {
+		s++;
+		if (*s == ' ')
+			s++;
+	}
+	/* A log indented as a whole (a mail's, a bug tracker's): "    [  9.2] ..." */
+	n = strspn(s, " \t");
+	if (n && (timestamp(s + n) || caller_id(s + n, caller, clen)))
+		s += n;
 	/* syslog and journalctl: "Dec  5 12:00:00 host kernel: ..." */
 	k = strstr(s, " kernel: ");
 	if (k && k - s < 64)
@@ -74,6 +130,13 @@ char *sl_plain(char *line, char *caller, size_t clen)
 	for (;;) {
 		if (s[0] == '<' && isdigit((unsigned char)s[1]) && s[2] == '>') {
 			s += 3;
+			continue;
+		}
+		n = facility_level(s);
+		if (!n)
+			n = wall_time(s);
+		if (n) {
+			s += n;
 			continue;
 		}
 		n = timestamp(s);

@@ -35,6 +35,12 @@ static int same_release(const char *log, const char *banner)
 	return !strncmp(banner + 14, log, n) && banner[14 + n] == ' ';
 }
 
+/* A report that is its opening line alone: no task, no registers, no trace. */
+static int bare(const struct sl_report *r)
+{
+	return !r->n && r->pid < 0 && !r->have_rip;
+}
+
 static int done(struct sl_report **reports, int n, struct sl_verdict *v, int status)
 {
 	int i;
@@ -96,8 +102,21 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		struct sl_report *r = reports[i];
-		int sizes = vmlinux != NULL;
+		int sizes = vmlinux != NULL, more = 0;
 
+		/* Other CPUs' bare BUG lines, one after another: said once. */
+		while (!json && !facts && i > 0 && bare(r) && bare(reports[i - 1]) &&
+		       !strcmp(r->stack, reports[i - 1]->stack)) {
+			more++;
+			if (++i == n)
+				break;
+			r = reports[i];
+		}
+		if (more)
+			printf("  ... and %d more reports like it to log line %ld: a BUG line each, no task and no trace of its own (other CPUs')\n",
+			       more, reports[i - 1]->last_line);
+		if (i == n)
+			break;
 		if (!json && !facts)
 			printf("%sreport %d of %d, log lines %ld..%ld: %s\n", i ? "\n" : "", i + 1, n,
 			       r->first_line, r->last_line, r->title);

@@ -23,6 +23,8 @@ static const char *kind_name(const struct sl_report *r)
 		return "double-fault";
 	case K_FREED:
 		return "freed-stack";
+	case K_KASAN_STACK:
+		return "kasan-stack";
 	default:
 		return "guard";
 	}
@@ -33,13 +35,47 @@ static const char *stack_of(const struct sl_report *r)
 	return r->stack[0] ? r->stack : "unknown";
 }
 
+#define KERNEL_HALF	0xffff800000000000UL
+
+/*
+ * A guard page hit whose BUG line is hashed, from the register dump: the
+ * fault address is CR2, and a vmap stack is THREAD_SIZE aligned, with an
+ * unmapped page below it (the guard) and one after its top (vmalloc's
+ * guard after every area). CR2 in the last page of a THREAD_SIZE block
+ * is the guard below the stack of the next block: below, with RSP in or
+ * near that stack. CR2 in the first page of a block is just past the top
+ * of the stack of the block before, where RSP is: above, a write that
+ * ran off the stack's end. 1 below, 2 above, 0 if the registers do not say.
+ */
+static int side_regs(const struct sl_report *r)
+{
+	unsigned long ts = sl_thread_size(r), off;
+
+	if (r->have_bounds || r->kind != K_GUARD || r->cr2 < KERNEL_HALF || r->rsp < KERNEL_HALF)
+		return 0;
+	off = r->cr2 & (ts - 1);
+	if (off >= ts - PAGE_SIZE && r->rsp + ts > r->cr2 && r->rsp < r->cr2 + ts + PAGE_SIZE)
+		return 1;
+	if (off < PAGE_SIZE && r->rsp < r->cr2 && r->cr2 - r->rsp <= ts)
+		return 2;
+	return 0;
+}
+
 /* below, above, or unknown: which side of the stack the fault lies on. */
 static const char *side(const struct sl_report *r)
 {
+	if (r->have_bounds && r->arm64 && r->below >= 0)
+		return "below";
 	if (r->have_bounds)
 		return r->fault < r->lo ? "below" : r->fault >= r->hi ? "above" : "inside";
 	if (r->below >= 0)
 		return "below";
+	switch (side_regs(r)) {
+	case 1:
+		return "below";
+	case 2:
+		return "above";
+	}
 	return "unknown";
 }
 
@@ -57,6 +93,51 @@ static void cycle_str(const struct sl_verdict *v, char *buf, size_t len, int cou
 	x = strrchr(buf, 'x');
 	if (!counts && v->cyc_reps && x && x > buf && x[-1] == ' ')
 		x[-1] = '\0';
+}
+
+/*
+ * The report's title for grouping (the engine's stackov_signature): what
+ * happened, in the cycle from its smallest rotation, or in the deepest
+ * function that comes back; a canary in the function the panic names.
+ */
+static void signature(const struct sl_verdict *v, char *buf, size_t len)
+{
+	static const char *names[SL_MAX_ENTRIES + 1];
+	const struct sl_report *r = v->r;
+	const char *what = "stack overflow";
+	int i;
+
+	switch (r->kind) {
+	case K_CANARY:
+		/* 4.x's panic names it by address: the frame the trace has first, then */
+		if (r->canary_func[0] && strspn(r->canary_func, "0123456789abcdef") != strlen(r->canary_func)) {
+			snprintf(buf, len, "stack-protector canary in %.*s",
+				 (int)strcspn(r->canary_func, "."), r->canary_func);
+			return;
+		}
+		snprintf(buf, len, "stack-protector canary in %.*s",
+			 v->nframes ? (int)strcspn(v->frame[0]->func, ".") : 1, v->nframes ? v->frame[0]->func : "?");
+		return;
+	case K_END_MAGIC:
+		what = "stack end overwritten";
+		break;
+	case K_KASAN_STACK:
+		snprintf(buf, len, "KASAN stack access in %.*s", (int)strcspn(r->canary_func, "."),
+			 r->canary_func[0] ? r->canary_func : "?");
+		return;
+	case K_FREED:
+		what = "stack use after free";
+		break;
+	case K_BARE_DF:
+		what = "double fault";
+		break;
+	default:
+		if (!strcmp(side(r), "above"))
+			what = "stack buffer overrun";
+	}
+	for (i = 0; i < v->nframes; i++)
+		names[i] = v->frame[i]->func;
+	stackov_signature(names, v->nframes, v->cyc_start, v->cyc_period, v->cyc_reps, what, buf, len);
 }
 
 static void verdict_line(const struct sl_verdict *v)
@@ -77,6 +158,11 @@ static void verdict_line(const struct sl_verdict *v)
 	case K_FREED:
 		printf("a page fault on %lx, unmapped vmalloc space: where a vmap stack read after its task exited\n"
 		       "             faults, or another freed vmalloc area (the dump can say which); no overflow\n", r->fault);
+		break;
+	case K_KASAN_STACK:
+		printf("KASAN caught an access outside a variable of %s's frame (or one out of scope, or returned):\n"
+		       "             a bug in how the code uses its own stack; no overflow\n",
+		       r->canary_func[0] ? r->canary_func : "a function");
 		break;
 	case K_BARE_DF:
 		printf("a double fault, and no guard page was hit: the stack pointer went past every guard, as a frame\n"
@@ -132,7 +218,7 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 
 	printf("%s: %s stack, ", r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT ? "stack overflow" :
 	       r->kind == K_BARE_DF ? "double fault" : r->kind == K_FREED ? "stack use after free" :
-	       "stack corruption", stack_of(r));
+	       r->kind == K_KASAN_STACK ? "stack access out of bounds" : "stack corruption", stack_of(r));
 	stackov_text_string(r->comm, comm, sizeof(comm));
 	if (r->pid >= 0)
 		printf("pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
@@ -153,6 +239,12 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 			       r->fault, r->fault - r->hi);
 	} else if (r->hashed) {
 		printf("  stack:     unknown: the BUG line's addresses are hashed (booted without no_hash_pointers)\n");
+		if (side_regs(r))
+			printf("  fault:     %lx (CR2), %s (RSP %lx%s); vmap stacks are %lu-byte aligned\n", r->cr2,
+			       side_regs(r) == 1 ? "in the guard page below a stack's base" :
+			       "at or just past a stack's top: a write ran off its end",
+			       r->rsp, r->rdi == r->cr2 ? ", RDI: the write's destination" : "",
+			       sl_thread_size(r));
 	} else if (r->stack_inferred) {
 		printf("  stack:     no bounds; named by the trace's markers: the log has no BUG line\n");
 	} else if (r->kind == K_GUARD || r->kind == K_DOUBLE_FAULT) {
@@ -162,6 +254,8 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 		printf("  fault:     %ld bytes below the stack (the kernel's own line)\n", r->below);
 	cycle_str(v, cyc, sizeof(cyc), 1);
 	printf("  cycle:     %s\n", v->cyc_reps ? cyc : "none");
+	signature(v, cyc, sizeof(cyc));
+	printf("  signature: %s\n", cyc);
 	if (!v->cyc_reps)
 		printf("  chain:     %s\n", v->chain[0] ? v->chain : "none (no subsystem the explainer knows)");
 	printf("  frames:    %d on the log's trace%s%s\n", v->nframes,
@@ -240,6 +334,8 @@ void sl_print_json(const struct sl_verdict *v)
 	printf("\"frames\":%d,", v->nframes);
 	json_str("cycle", cyc);
 	json_str("cycle_function", v->cyc_reps ? v->frame[v->cyc_start]->func : "");
+	signature(v, cyc, sizeof(cyc));
+	json_str("signature", cyc);
 	printf("\"cycle_reps\":%d,\"reliable\":%s,\"ended\":%s,\"bytes\":[", v->cyc_reps,
 	       v->reliable ? "true" : "false", r->ended ? "true" : "false");
 	for (i = 0; i < v->nframes; i++)
@@ -273,9 +369,13 @@ void sl_print_facts(const struct sl_verdict *v)
 	if (!strncmp(v->entry, "syscall", 7) && strchr(v->entry, '('))
 		printf("entry: syscall %.*s\n", (int)strcspn(strchr(v->entry, '(') + 1, ")"),
 		       strchr(v->entry, '(') + 1);
+	else if (!strncmp(v->entry, "interrupt of user mode", 22))
+		printf("entry: interrupt of user mode\n");
 	else
 		printf("entry: %s\n", strncmp(v->entry, "unknown", 7) ? v->entry : "unknown");
 	cycle_str(v, cyc, sizeof(cyc), 0);
 	printf("cycle: %s\n", v->cyc_reps ? cyc : "none");
 	printf("reliable: %s\n", v->reliable ? "yes" : "no");
+	signature(v, cyc, sizeof(cyc));
+	printf("signature: %s\n", cyc);
 }

@@ -55,6 +55,7 @@ enum sl_kind {
 	K_BARE_DF,	/* "PANIC: double fault" with no guard page named */
 	K_CANARY,	/* stack-protector: an on-stack buffer overran */
 	K_FREED,	/* a page fault on unmapped vmalloc space: a freed stack's? */
+	K_KASAN_STACK,	/* KASAN: an access outside a stack variable, in a frame */
 };
 
 struct sl_report {
@@ -67,6 +68,7 @@ struct sl_report {
 	char stack[16];			/* "TASK", "IRQ", "DF", ... or "" */
 	int stack_inferred;		/* from the trace's markers, not a BUG line */
 	int have_bounds, hashed;
+	int wrapped;			/* the BUG line's bounds are on the next line */
 	unsigned long fault, lo, hi;
 	long below;			/* the lab's "N bytes below the stack", -1 */
 	int cpu, pid;			/* -1 if the log does not say */
@@ -75,6 +77,15 @@ struct sl_report {
 	struct sl_entry rip;		/* the faulting instruction, the RIP: line */
 	int have_rip;
 	unsigned long rsp, rbp;		/* of the faulting context, 0 if not printed */
+	unsigned long cr2, rdi;		/* the register dump's, 0 if not printed */
+	long orig_rax;			/* a user frame's ORIG_RAX: its syscall, or -1 */
+	int orig_rax_next;		/* "ORIG_RAX:" ended a wrapped line */
+	int kasan;			/* the oops line says KASAN: THREAD_SIZE doubled */
+	int kasan_other;		/* a KASAN report not titled stack-: kept if on a stack */
+	/* arm64's panic_bad_stack(): "Task stack: [lo..hi]" and the others */
+	int arm64;
+	int nranges;
+	struct { char name[16]; unsigned long lo, hi; } range[6];
 	char release[96];		/* "6.1.0-lab #1" from the CPU: line */
 	char canary_func[SL_NAME];
 	char hardware[128];

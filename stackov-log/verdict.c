@@ -11,6 +11,11 @@
 #include "stackov-log.h"
 #include "stackov.h"
 
+/* x86-64's syscalls by number (the Makefile makes the list). */
+static const char * const x64_syscalls[] = {
+#include "syscalls-x64.h"
+};
+
 static int is(const char *name, const char * const *list)
 {
 	for (; *list; list++)
@@ -33,7 +38,16 @@ static const char * const machinery[] = {
 	"__die", "__die_body", "die", "oops_begin", "oops_end", "handle_stack_overflow",
 	"exc_double_fault", "do_double_fault", "asm_exc_double_fault", "double_fault",
 	"panic", "__stack_chk_fail", "__warn", "report_bug", "handle_bug", "exc_invalid_op",
-	"asm_exc_invalid_op", "invalid_op", "__schedule_bug", "schedule_debug", NULL
+	"asm_exc_invalid_op", "invalid_op", "__schedule_bug", "schedule_debug",
+	/* KASAN's report */
+	"kasan_report", "__kasan_report", "print_report", "print_address_description",
+	"kasan_check_range", "check_memory_region", "__asan_report_load1_noabort",
+	"__asan_report_load2_noabort", "__asan_report_load4_noabort", "__asan_report_load8_noabort",
+	"__asan_report_store1_noabort", "__asan_report_store2_noabort", "__asan_report_store4_noabort",
+	"__asan_report_store8_noabort", "__asan_load1", "__asan_load2", "__asan_load4", "__asan_load8",
+	"__asan_store1", "__asan_store2", "__asan_store4", "__asan_store8", "kasan_report_invalid_free",
+	/* arm64's */
+	"dump_backtrace", "nmi_panic", "vpanic", "panic_bad_stack", "handle_bad_stack", "__bad_stack", NULL
 };
 
 static const char * const softirq_fns[] = {
@@ -47,7 +61,8 @@ static const char * const softirq_fns[] = {
  */
 static const char * const syscall_prefixes[] = {
 	"__x64_sys_", "__do_sys_", "__se_sys_", "__ia32_sys_", "__x32_compat_sys_",
-	"__do_compat_sys_", "__ia32_compat_sys_", "__se_compat_sys_", "ksys_", "__sys_", NULL
+	"__do_compat_sys_", "__ia32_compat_sys_", "__se_compat_sys_", "ksys_", "__sys_",
+	"__arm64_sys_", "__arm64_compat_sys_", "SyS_", "sys_", NULL
 };
 
 static int in_section(enum sl_section want, enum sl_section got)
@@ -83,7 +98,18 @@ static void infer_stack(struct sl_report *r)
 	};
 	int i;
 
-	if (r->stack[0] || r->kind == K_CANARY || r->kind == K_BARE_DF)
+	if (r->kind == K_CANARY && !r->stack[0]) {
+		/* The canary was in the frame the trace has first: its stack's. */
+		for (i = 0; i < r->n && (is(r->e[i].func, machinery) || r->e[i].unreliable); i++)
+			;
+		if (i < r->n && r->e[i].sec != SEC_DF && r->e[i].sec != SEC_EXC) {
+			snprintf(r->stack, sizeof(r->stack), "%s",
+				 r->e[i].sec == SEC_NONE ? "TASK" : names[r->e[i].sec]);
+			r->stack_inferred = 1;
+		}
+		return;
+	}
+	if (r->stack[0] || r->kind == K_CANARY || r->kind == K_BARE_DF || r->kind == K_KASAN_STACK)
 		return;
 	for (i = 0; i < r->n; i++)
 		if (r->e[i].sec != SEC_DF && r->e[i].sec != SEC_NONE) {
@@ -139,6 +165,7 @@ static void pick_frames(struct sl_report *r, struct sl_verdict *v)
 	int i, reliable = 0, skipping = 1;
 
 	infer_stack(r);
+	v->sec = SEC_TASK;
 	if (!r->n && r->have_rip && r->kind != K_CANARY && r->kind != K_END_MAGIC) {
 		v->frame[v->nframes++] = &r->rip;	/* an empty trace: the fault is all there is */
 		v->reliable = 1;			/* the RIP: line is the CPU's own word */
@@ -219,6 +246,10 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 		"cpu_startup_entry", "do_idle", "start_secondary", "rest_init",
 		"secondary_startup_64", "secondary_startup_64_no_verify", NULL
 	};
+	/* The way back to user mode after an interrupt (x86 before and after 5.8). */
+	static const char * const user_return[] = {
+		"retint_user", "ret_from_intr", "irqentry_exit_to_user_mode", NULL
+	};
 	int i, rel = 0, sys = -1, kthread = -1, syscall_entry = 0, idle_seen = 0;
 	char name[SL_NAME + 16];
 	long nr;
@@ -233,6 +264,8 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 		if (prefixed(e->func, syscall_prefixes))
 			sys = i;	/* the outermost one wins */
 		if (!strncmp(e->func, "entry_SYSCALL_64", 16) || !strcmp(e->func, "do_syscall_64") ||
+		    !strcmp(e->func, "el0_svc") || !strcmp(e->func, "el0_svc_common") ||
+		    !strcmp(e->func, "invoke_syscall") ||
 		    !strncmp(e->func, "entry_SYSENTER", 14) || !strcmp(e->func, "do_fast_syscall_32") ||
 		    !strcmp(e->func, "do_int80_syscall_32"))
 			syscall_entry = 1;
@@ -243,6 +276,12 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 	}
 	if (sys >= 0) {
 		sl_syscall_name(r->e[sys].func, name, sizeof(name));
+		if (r->arm64) {	/* the syscall table's name on arm64 */
+			char x64[sizeof(name)];
+
+			snprintf(x64, sizeof(x64), "%s", name);
+			snprintf(name, sizeof(name), "__arm64_sys_%.120s", x64 + strlen("__x64_sys_"));
+		}
 		nr = sl_syscall_nr(name);
 		if (nr >= 0)
 			snprintf(v->entry, sizeof(v->entry), "syscall %ld (%s)", nr, name);
@@ -250,10 +289,27 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 			snprintf(v->entry, sizeof(v->entry), "syscall ? (%s)", name);
 		return;
 	}
+	/* No syscall's frame: the number its user registers saved (ORIG_RAX). */
+	if (r->orig_rax >= 0 && !r->arm64) {
+		const char *n = r->orig_rax < (long)ARRAY_SIZE(x64_syscalls) ? x64_syscalls[r->orig_rax] : NULL;
+
+		if (n)
+			snprintf(v->entry, sizeof(v->entry), "syscall %ld (__x64_sys_%s)", r->orig_rax, n);
+		else
+			snprintf(v->entry, sizeof(v->entry), "syscall %ld (?)", r->orig_rax);
+		return;
+	}
 	if (syscall_entry) {
 		snprintf(v->entry, sizeof(v->entry), "syscall ? (?)");
 		return;
 	}
+	/* An interrupt of user mode, on its way back there: a user task's. */
+	for (i = 0; i < r->n; i++)
+		if (in_section(SEC_TASK, r->e[i].sec) && !(rel && r->e[i].unreliable) &&
+		    is(r->e[i].func, user_return)) {
+			snprintf(v->entry, sizeof(v->entry), "interrupt of user mode (%s)", r->e[i].func);
+			return;
+		}
 	if (kthread > 0) {
 		/* The entry just inside kthread(): its threadfn. */
 		for (i = kthread - 1; i >= 0; i--)
@@ -299,9 +355,26 @@ static int kthread_name(const struct sl_report *r)
 	return r->pid > 0 && prefixed(r->comm, names);
 }
 
+static int any_prefixed(const struct sl_report *r, const char * const *names)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (prefixed(r->e[i].func, names))
+			return 1;
+	return 0;
+}
+
 static void find_context(const struct sl_report *r, struct sl_verdict *v)
 {
 	static const char * const irq_exit[] = { "irq_exit_rcu", "__irq_exit_rcu", "irq_exit", NULL };
+	/* How an interrupt came in: the frames of its entry, x86's and arm64's. */
+	static const char * const irq_entry[] = {
+		"common_interrupt", "asm_common_interrupt", "__common_interrupt", "sysvec_",
+		"asm_sysvec_", "__sysvec_", "do_IRQ", "handle_irq", "irq_exit", "__irq_exit_rcu",
+		"smp_apic_timer_interrupt", "apic_timer_interrupt", "call_on_irq_stack",
+		"el1_interrupt", "el0_interrupt", "gic_handle_irq", "handle_domain_irq", NULL
+	};
 	char who[96], work[SL_NAME];
 	int i, softirq = 0;
 
@@ -314,6 +387,14 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 		if (is(v->frame[i]->func, softirq_fns))
 			softirq = 1;
 	if (v->sec == SEC_IRQ || v->sec == SEC_SOFTIRQ) {
+		if (!softirq && v->sec == SEC_IRQ && !any_prefixed(r, irq_entry)) {
+			/* Cut before the interrupt's entry: a handler's, or a softirq's, frames */
+			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "unknown");
+			snprintf(v->context, sizeof(v->context),
+				 "on the IRQ stack, interrupting %s: hardirq or softirq, the trace is cut before the interrupt's entry says which",
+				 who);
+			return;
+		}
 		if (softirq || v->sec == SEC_SOFTIRQ) {
 			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "softirq");
 			snprintf(v->context, sizeof(v->context), "softirq (%s on the IRQ stack, interrupting %s)",
@@ -355,7 +436,7 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 	} else if (!strncmp(v->entry, "unknown", 7) && r->pid == 0) {
 		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "idle");
 		snprintf(v->context, sizeof(v->context), "the idle task (%s, by its pid)", who);
-	} else if (!strncmp(v->entry, "syscall", 7)) {
+	} else if (!strncmp(v->entry, "syscall", 7) || !strncmp(v->entry, "interrupt of user mode", 22)) {
 		snprintf(v->ctx_kind, sizeof(v->ctx_kind), "task");
 		snprintf(v->context, sizeof(v->context), "task (%s)", who);
 	} else if (!strcmp(v->entry, "the idle loop")) {
