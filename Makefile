@@ -37,7 +37,7 @@
 #   make build         kernel, module and initramfs only
 #   make bench         the series' pthread_create+join table, repeatably
 #   make bench-build | bench-cold | bench-crash | bench-boot | bench-kdump |
-#        bench-crashkernel | bench-latency | bench-explain    one measurement each
+#        bench-crashkernel | bench-latency | bench-explain | bench-logs   one measurement each
 #   make bench-peers   every fatal scenario of vmap and orc read by trixie's
 #                      and sid's readers: each peer's status, as a table
 #   make bench-doc     bench/README.md's tables, from the last measurements
@@ -67,7 +67,7 @@ BENCH = bench/record.sh
 
 .PHONY: all deps kernel module initramfs build overflow-demo list selftest-lkdtm vm gdb gdb-catch \
 	crash readers readers-made report postmortem deb explain check deps-check test test-full bench bench-build bench-cold bench-crash bench-boot bench-kdump \
-	bench-crashkernel bench-latency bench-explain bench-peers bench-doc soak bench-soak clean
+	bench-crashkernel bench-latency bench-explain bench-logs bench-peers bench-doc soak bench-soak clean
 
 all: build
 
@@ -164,6 +164,9 @@ bench-latency: build readers-made
 bench-peers: deps
 	@FULL=1 OTHER_SCENARIOS=all tests/run.sh t-30-catalogue-vmap t-33-catalogue-orc
 	@$(BENCH) $@ bench/peers-table.sh
+
+bench-logs: deps-check
+	@$(BENCH) $@ bench/logs-read.sh $(BEFORE)
 
 bench-explain: deps-check
 	@$(BENCH) $@ bench/explain-size.sh
