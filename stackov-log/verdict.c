@@ -328,12 +328,13 @@ static void find_entry(const struct sl_report *r, struct sl_verdict *v)
 		 "the trace is cut off before its entry");
 }
 
-static int any_frame(const struct sl_report *r, const char * const *names)
+/* An entry of the trace is one of @names, or, with @prefix, begins with one. */
+static int any_frame(const struct sl_report *r, const char * const *names, int prefix)
 {
 	int i;
 
 	for (i = 0; i < r->n; i++)
-		if (is(r->e[i].func, names))
+		if (prefix ? prefixed(r->e[i].func, names) : is(r->e[i].func, names))
 			return 1;
 	return 0;
 }
@@ -353,16 +354,6 @@ static int kthread_name(const struct sl_report *r)
 	if (r->pid == 1 && !strcmp(r->comm, "swapper"))
 		return 1;
 	return r->pid > 0 && prefixed(r->comm, names);
-}
-
-static int any_prefixed(const struct sl_report *r, const char * const *names)
-{
-	int i;
-
-	for (i = 0; i < r->n; i++)
-		if (prefixed(r->e[i].func, names))
-			return 1;
-	return 0;
 }
 
 static void find_context(const struct sl_report *r, struct sl_verdict *v)
@@ -387,7 +378,7 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 		if (is(v->frame[i]->func, softirq_fns))
 			softirq = 1;
 	if (v->sec == SEC_IRQ || v->sec == SEC_SOFTIRQ) {
-		if (!softirq && v->sec == SEC_IRQ && !any_prefixed(r, irq_entry)) {
+		if (!softirq && v->sec == SEC_IRQ && !any_frame(r, irq_entry, 1)) {
 			/* Cut before the interrupt's entry: a handler's, or a softirq's, frames */
 			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "unknown");
 			snprintf(v->context, sizeof(v->context),
@@ -398,7 +389,7 @@ static void find_context(const struct sl_report *r, struct sl_verdict *v)
 		if (softirq || v->sec == SEC_SOFTIRQ) {
 			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "softirq");
 			snprintf(v->context, sizeof(v->context), "softirq (%s on the IRQ stack, interrupting %s)",
-				 any_frame(r, irq_exit) ? "from irq_exit()" : "run", who);
+				 any_frame(r, irq_exit, 0) ? "from irq_exit()" : "run", who);
 		} else {
 			snprintf(v->ctx_kind, sizeof(v->ctx_kind), "hardirq");
 			snprintf(v->context, sizeof(v->context), "hardirq (on the IRQ stack, interrupting %s)", who);
