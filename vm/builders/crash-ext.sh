@@ -18,11 +18,19 @@ inc=$("$LAB_ROOT/vm/builders/readers.sh" include)
 so=$STACKOV_CACHE/crash-ext/$READERS/stackov.so
 # shellcheck disable=SC2086 # one word a file
 key=$(hash_files "$src"/*.c "$src"/Makefile $engine "$lib"/*.h "$inc/defs.h" "$crash")
-if [ ! -f "$so" ] || [ "$(cat "$so.key" 2>/dev/null)" != "$key" ]; then
+built() { [ -f "$so" ] && [ "$(cat "$so.key" 2>/dev/null)" = "$key" ]; }
+if ! built; then
 	mkdir -p "$(dirname "$so")"
-	ver=$("$LAB_ROOT/vm/builders/readers.sh" | sed -n 's/^crash //p')
-	make -s -B -C "$src" O="$(dirname "$so")" CRASH_INCLUDE="$inc" CRASH_VERSION="$ver" CFLAGS=-O2 >&2 ||
-		die "the stackov extension failed to build"
-	echo "$key" >"$so.key"
+	# One build at a time: the report's two lanes, and two clones on one
+	# cache, ask for it together.
+	exec 8>>"$so.lock"
+	flock 8
+	if ! built; then
+		ver=$("$LAB_ROOT/vm/builders/readers.sh" | sed -n 's/^crash //p')
+		make -s -B -C "$src" O="$(dirname "$so")" CRASH_INCLUDE="$inc" CRASH_VERSION="$ver" CFLAGS=-O2 >&2 ||
+			die "the stackov extension failed to build"
+		echo "$key" >"$so.key"
+	fi
+	exec 8>&-
 fi
 echo "$so"
