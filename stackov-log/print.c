@@ -221,7 +221,8 @@ void sl_print_text(const struct sl_verdict *v, int have_vmlinux)
 	       r->kind == K_KASAN_STACK ? "stack access out of bounds" : "stack corruption", stack_of(r));
 	stackov_text_string(r->comm, comm, sizeof(comm));
 	if (r->pid >= 0)
-		printf("pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
+		printf(r->cpu >= 0 ? "pid %d \"%s\" on cpu %d\n" : "pid %d \"%s\" on a cpu the log does not name\n",
+		       r->pid, comm, r->cpu);
 	else
 		printf("pid ? (the log names no task)\n");
 	stackov_text_string(v->context, ctx, sizeof(ctx));
@@ -360,8 +361,10 @@ void sl_print_facts(const struct sl_verdict *v)
 	printf("stack: %s\n", stack_of(r));
 	printf("side: %s\n", side(r));
 	stackov_text_string(r->comm, comm, sizeof(comm));
-	if (r->pid >= 0)
+	if (r->pid >= 0 && r->cpu >= 0)
 		printf("task: pid %d \"%s\" on cpu %d\n", r->pid, comm, r->cpu);
+	else if (r->pid >= 0)
+		printf("task: pid %d \"%s\" on cpu ?\n", r->pid, comm);
 	else
 		printf("task: unknown\n");
 	printf("context: %s\n", v->ctx_kind);

@@ -386,6 +386,13 @@ static int report_line(int i, const char *raw, long lineno)
 		r->ended = 1;
 		return 1;
 	}
+	/* "Read of size 28 at addr ... by task mount.nfs/4628": before any CPU: line */
+	p = strstr(s, " by task ");
+	if (r->kind == K_KASAN_STACK && r->pid < 0 && p && strchr(p + 9, '/')) {
+		snprintf(r->comm, sizeof(r->comm), "%.*s", (int)(strrchr(p + 9, '/') - (p + 9)), p + 9);
+		r->pid = atoi(strrchr(p + 9, '/') + 1);
+		return 0;
+	}
 	if (r->kind == K_KASAN_STACK && (strstr(s, "belongs to stack of task") ||
 					 strstr(s, "is located in stack of task"))) {
 		snprintf(r->stack, sizeof(r->stack), "TASK");
