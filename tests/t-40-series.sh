@@ -4,8 +4,9 @@
 #  2 kstack_cache=0 keeps the hit counter at zero;
 #  3 kstack_free=rcu makes the hit rate far lower than the default's;
 #  4 vmap_stack_overflow=oops kills only the overflowing task, twice over,
-#    and refuses to for an IRQ stack, with a lock held, or in a kthread
-#    or kworker (they panic as before);
+#    with interrupts on as from any oops (vmap, orc and 6.12), and refuses
+#    to for an IRQ stack, with a lock held, or in a kthread or kworker
+#    (they panic as before);
 #  5 the guard-page report's new line agrees with the dump and with what
 #    the CPU saved (the stack pointer, the faulting instruction);
 #  6 the module reads the cache size kstack_cache= set.
@@ -57,6 +58,20 @@ check "the writer was killed (SIGSEGV), twice" \
 check "no panic" lacks 'Kernel panic'
 check "the guest forks afterwards" has '^lab: after the scenarios: a new process could be forked'
 check "and powers off cleanly" result_is poweroff
+# Killed as cleanly as by any oops: with the interrupted context's
+# interrupts on, and nothing else said about the task.
+check "the killed task does not exit with interrupts off" lacks 'exited with irqs disabled'
+check "no warning, no sleeping-in-atomic or lockdep splat" \
+	lacks '^(WARNING:|BUG: sleeping function|BUG: scheduling while atomic|WARNING: inconsistent lock state|WARNING: suspicious RCU usage)'
+# The same on the ORC kernel and on the 6.12 line (t-33 and t-35 built them).
+for k in "orc 6.1" "vmap 6.12"; do
+	# shellcheck disable=SC2086 # two words
+	set -- $k
+	boot "oops-$1-$2" VARIANT="$1" LINUX="$2" SCENARIO=RECURSE_TASK APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
+	check "$1 ($2): the overflowing task is killed (SIGSEGV), no panic" \
+		sh -c "tr -d '\r' <'$run/console.log' | grep -q 'labtrig exited with status 139' && ! grep -q 'Kernel panic' '$run/console.log'"
+	check "$1 ($2): and not with interrupts off" lacks 'exited with irqs disabled'
+done
 
 boot oops-locked VARIANT=vmap SCENARIO=RECURSE_LOCKED APPEND=vmap_stack_overflow=oops VM_TIMEOUT=120
 check "with a spinlock held the option does not apply: panic" has '^Kernel panic - not syncing: Fatal exception in interrupt'
