@@ -101,10 +101,16 @@ static int index_of(const struct sl_report *r)
 	return -1;
 }
 
+/* The line that ends a trace: its end marker, or the panic's offset line. */
+static int trace_end(const char *s)
+{
+	return !strncmp(s, "---[ end trace", 14) || !strncmp(s, "---[ end Kernel panic", 21) ||
+	       !strncmp(s, "Kernel Offset:", 14);
+}
+
 static int end_marker(const char *s)
 {
-	return !strncmp(s, "---[ end ", 9) || !strncmp(s, "Kernel Offset:", 14) ||
-	       !strncmp(s, "Kernel panic - not syncing", 26);
+	return trace_end(s) || !strncmp(s, "Kernel panic - not syncing", 26);
 }
 
 /*
@@ -399,8 +405,7 @@ static int report_line(int i, const char *raw, long lineno)
 		in_trace[i] = 0;	/* the frame's objects follow, no entries */
 		return 0;
 	}
-	if (!strncmp(s, "---[ end trace", 14) || !strncmp(s, "---[ end Kernel panic", 21) ||
-	    !strncmp(s, "Kernel Offset:", 14)) {
+	if (trace_end(s)) {
 		r->ended = 1;
 		return 1;
 	}
