@@ -265,9 +265,10 @@ lane() {
 		[ -n "$(rec_get "$run" .postmortem.vmcore.path)" ]; then
 		# A user's kdump-compressed dump: gdb reads ELF cores only, and
 		# makedumpfile turns no kdump file into one (-E is for /proc/vmcore).
-		echo "gdb skipped: gdb reads ELF dumps only, and $d is kdump-compressed" >"$run/reader-gdb-$d.out"
-		jq -nc --arg d "$d" '{reader: "gdb", dump: $d, file: $d, status: "skipped", exit: 0,
-			why: "gdb reads ELF dumps only, and this one is kdump-compressed", limitations: [],
+		why="gdb reads ELF dumps only, and this one is kdump-compressed"
+		echo "gdb skipped: $why" >"$run/reader-gdb-$d.out"
+		jq -nc --arg d "$d" --arg why "$why" '{reader: "gdb", dump: $d, file: $d, status: "skipped", exit: 0,
+			why: $why, limitations: [],
 			output: ("reader-gdb-" + $d + ".out"), verdict: null}' >>"$tmp/readers.jsonl"
 	fi
 	f=$d
